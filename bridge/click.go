@@ -1,0 +1,63 @@
+package bridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+)
+
+// ClickTrigger delivers a real, trusted mouse click to the suite's trigger
+// button. It locates the button without evaluating anything with a user
+// gesture in the app frame, so the click itself is what activates the frame.
+func ClickTrigger(ctx context.Context, page playwright.Page, s *Suite) error {
+	before, err := s.Trigger(ctx)
+	if err != nil {
+		return err
+	}
+	el, err := s.Frame().FrameElement()
+	if err != nil {
+		return fmt.Errorf("app iframe element: %w", err)
+	}
+	box, err := el.BoundingBox()
+	if err != nil || box == nil {
+		return fmt.Errorf("app iframe has no box (hidden?): %v", err)
+	}
+	x := box.X + before.X + before.Width/2
+	y := box.Y + before.Y + before.Height/2
+	// A fresh out-of-process frame may not be hit-testable yet and drop a
+	// raw click: move the pointer until the button reports it, then click.
+	deadline := time.Now().Add(5 * time.Second)
+	for i := 0; ; i++ {
+		if err := page.Mouse().Move(x+float64(i%3), y); err != nil {
+			return err
+		}
+		t, err := s.Trigger(ctx)
+		if err != nil {
+			return err
+		}
+		if t.Hovered {
+			break
+		}
+		if time.Now().After(deadline) {
+			return errors.New("the pointer never reached the trigger button (is it covered or off screen?)")
+		}
+	}
+	if err := page.Mouse().Click(x, y); err != nil {
+		return err
+	}
+	for deadline := time.Now().Add(3 * time.Second); ; {
+		t, err := s.Trigger(ctx)
+		if err != nil {
+			return err
+		}
+		if t.Clicks > before.Clicks {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return errors.New("the click did not reach the trigger button")
+		}
+	}
+}

@@ -1,0 +1,202 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/protocol"
+)
+
+// ErrNoSuite means no frame of the page carries the suite's channel.
+var ErrNoSuite = errors.New("the conformance app never appeared in the host")
+
+// MaxPayload bounds what the runner accepts back from the page, which the
+// host under test controls.
+const MaxPayload = 4 << 20
+
+const channelProbe = "typeof globalThis." + protocol.ChannelName + " === 'object'"
+
+// Suite talks to window.__mcpConformance in the app frame.
+type Suite struct {
+	bctx  playwright.BrowserContext
+	page  playwright.Page
+	chain []string
+	ev    *Evaluator
+}
+
+// FindSuite waits up to timeout for the app frame and binds to it. chain is
+// the host's address of the app iframe as a list of iframe selectors from
+// the top page down (each resolved inside the frame the previous one names);
+// when it does not lead to the suite, every frame of the page is scanned for
+// the channel instead.
+func FindSuite(ctx context.Context, bctx playwright.BrowserContext, page playwright.Page, chain []string, timeout time.Duration) (*Suite, error) {
+	s := &Suite{bctx: bctx, page: page, chain: chain}
+	if err := s.find(ctx, timeout); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Suite) find(ctx context.Context, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	var last error
+	for {
+		if f, err := s.viaChain(deadline); err == nil {
+			if ev, ok := s.bind(ctx, f); ok {
+				s.ev = ev
+				return nil
+			}
+		} else {
+			last = err
+		}
+		for _, f := range s.page.Frames() {
+			if f == s.page.MainFrame() {
+				continue
+			}
+			if ev, ok := s.bind(ctx, f); ok {
+				s.ev = ev
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			if last != nil {
+				return fmt.Errorf("%w within %s (frame chain %q: %v)", ErrNoSuite, timeout, s.chain, last)
+			}
+			return fmt.Errorf("%w within %s", ErrNoSuite, timeout)
+		}
+		// Condition wait: the next frame event, or a short interval at most.
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func (s *Suite) viaChain(deadline time.Time) (playwright.Frame, error) {
+	if len(s.chain) == 0 {
+		return nil, errors.New("no frame chain")
+	}
+	f := s.page.MainFrame()
+	for _, sel := range s.chain {
+		ms := float64(time.Until(deadline).Milliseconds())
+		if ms < 1 {
+			ms = 1
+		}
+		eh, err := f.Locator(sel).First().ElementHandle(playwright.LocatorElementHandleOptions{Timeout: &ms})
+		if err != nil {
+			return nil, fmt.Errorf("selector %q in %s: %w", sel, f.URL(), err)
+		}
+		next, err := eh.ContentFrame()
+		if err != nil || next == nil {
+			return nil, fmt.Errorf("selector %q in %s is not an iframe with a document", sel, f.URL())
+		}
+		f = next
+	}
+	return f, nil
+}
+
+func (s *Suite) bind(ctx context.Context, f playwright.Frame) (*Evaluator, bool) {
+	ev := NewEvaluator(s.bctx, f, channelProbe)
+	c, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	raw, err := ev.Eval(c, channelProbe)
+	if err != nil || string(raw) != "true" {
+		ev.Reset()
+		return nil, false
+	}
+	return ev, true
+}
+
+// Frame is the app frame the suite runs in.
+func (s *Suite) Frame() playwright.Frame { return s.ev.Frame() }
+
+// Evaluator is the gesture-free evaluator bound to the app frame.
+func (s *Suite) Evaluator() *Evaluator { return s.ev }
+
+// call evaluates expr in the app frame, finding the frame again once if the
+// host replaced it.
+func (s *Suite) call(ctx context.Context, expr string, out any) error {
+	raw, err := s.ev.Eval(ctx, expr)
+	if errors.Is(err, ErrFrameGone) {
+		if ferr := s.find(ctx, 10*time.Second); ferr != nil {
+			return fmt.Errorf("%v; %w", err, ferr)
+		}
+		raw, err = s.ev.Eval(ctx, expr)
+	}
+	if err != nil {
+		return err
+	}
+	if len(raw) > MaxPayload {
+		return fmt.Errorf("the page answered %d bytes, more than the %d allowed", len(raw), MaxPayload)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("malformed answer from the page: %w", err)
+	}
+	return nil
+}
+
+const ch = "globalThis." + protocol.ChannelName
+
+// ListTests returns the suite's catalogue.
+func (s *Suite) ListTests(ctx context.Context) (protocol.SuiteList, error) {
+	var l protocol.SuiteList
+	err := s.call(ctx, ch+".listTests()", &l)
+	return l, err
+}
+
+// Start starts the tests with these ids (all when ids is nil).
+func (s *Suite) Start(ctx context.Context, ids []string) error {
+	arg := "null"
+	if ids != nil {
+		b, _ := json.Marshal(ids)
+		arg = string(b)
+	}
+	var ok bool
+	if err := s.call(ctx, ch+".start("+arg+")", &ok); err != nil {
+		return err
+	}
+	if !ok {
+		return errors.New("the suite refused to start: a run is already in progress")
+	}
+	return nil
+}
+
+// Poll long-polls the suite: it returns as soon as something changed, or
+// after wait at most.
+func (s *Suite) Poll(ctx context.Context, wait time.Duration) (protocol.Poll, error) {
+	var p protocol.Poll
+	err := s.call(ctx, ch+".poll("+strconv.Itoa(int(wait.Milliseconds()))+")", &p)
+	return p, err
+}
+
+// Resolve answers the parked request seq. It reports false when the suite
+// no longer waits for it (the test timed out meanwhile).
+func (s *Suite) Resolve(ctx context.Context, seq int, r protocol.Result) (bool, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return false, err
+	}
+	// The result travels as a JSON string literal parsed in the page, never
+	// as script text.
+	lit, _ := json.Marshal(string(b))
+	var ok bool
+	err = s.call(ctx, fmt.Sprintf("%s.resolve(%d, JSON.parse(%s))", ch, seq, lit), &ok)
+	return ok, err
+}
+
+// Trigger reports the trigger button's geometry and the frame's activation.
+func (s *Suite) Trigger(ctx context.Context) (protocol.TriggerInfo, error) {
+	var t protocol.TriggerInfo
+	err := s.call(ctx, ch+".trigger()", &t)
+	return t, err
+}

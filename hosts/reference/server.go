@@ -1,0 +1,337 @@
+package reference
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Version is the reference host's hostInfo.version.
+const Version = "0.1.0"
+
+// Server is the reference host's backend: the host page on one origin, the
+// sandbox proxy on another, the MCP connections and the agent.
+type Server struct {
+	Agent *Agent
+	conns []*conn
+
+	hostLn, sandboxLn net.Listener
+	hostSrv, sandbox  *http.Server
+	// HostURL and SandboxURL are the two origins. They differ in host name
+	// (127.0.0.1 vs localhost), so they are different sites and Chromium
+	// puts the proxy in its own process, as a real host's would be.
+	HostURL, SandboxURL string
+}
+
+// ServerOptions configure NewServer.
+type ServerOptions struct {
+	// MCPServers are the Streamable HTTP URLs to connect to, in order.
+	MCPServers []string
+	// Listen is the host page's address; empty means 127.0.0.1:0. The
+	// sandbox listens on the same interface, on another port.
+	Listen string
+}
+
+// NewServer connects to the MCP servers and starts both origins.
+func NewServer(ctx context.Context, o ServerOptions) (*Server, error) {
+	if len(o.MCPServers) == 0 {
+		return nil, errors.New("reference host: no MCP server to connect to")
+	}
+	s := &Server{}
+	for i, u := range o.MCPServers {
+		c, err := connect(ctx, fmt.Sprintf("s%d", i), u, Version)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.conns = append(s.conns, c)
+	}
+	s.Agent = &Agent{conns: s.conns}
+
+	addr := o.Listen
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	var err error
+	if s.hostLn, err = net.Listen("tcp", addr); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("reference host: %w", err)
+	}
+	hostIP, _, _ := net.SplitHostPort(s.hostLn.Addr().String())
+	if s.sandboxLn, err = net.Listen("tcp", net.JoinHostPort(hostIP, "0")); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("reference host sandbox: %w", err)
+	}
+	s.HostURL = "http://" + s.hostLn.Addr().String()
+	sbPort := s.sandboxLn.Addr().(*net.TCPAddr).Port
+	if ip := net.ParseIP(hostIP); ip != nil && ip.IsLoopback() {
+		// A different host name makes a different site, not only origin.
+		s.SandboxURL = fmt.Sprintf("http://localhost:%d", sbPort)
+	} else {
+		s.SandboxURL = "http://" + s.sandboxLn.Addr().String()
+	}
+
+	s.hostSrv = &http.Server{Handler: s.hostMux(), ReadHeaderTimeout: 10 * time.Second}
+	s.sandbox = &http.Server{Handler: s.sandboxMux(), ReadHeaderTimeout: 10 * time.Second}
+	go s.hostSrv.Serve(s.hostLn)
+	go s.sandbox.Serve(s.sandboxLn)
+	return s, nil
+}
+
+// Close stops both origins and the MCP connections.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if s.hostSrv != nil {
+		s.hostSrv.Shutdown(ctx)
+	} else if s.hostLn != nil {
+		s.hostLn.Close()
+	}
+	if s.sandbox != nil {
+		s.sandbox.Shutdown(ctx)
+	} else if s.sandboxLn != nil {
+		s.sandboxLn.Close()
+	}
+	for _, c := range s.conns {
+		c.session.Close()
+	}
+	return nil
+}
+
+func (s *Server) hostMux() *http.ServeMux {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		html, err := hostPage(s.SandboxURL)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write([]byte(html))
+	})
+	m.HandleFunc("POST /api/chat", s.handleChat)
+	m.HandleFunc("POST /api/app", s.handleApp)
+	m.HandleFunc("POST /api/model-context", func(w http.ResponseWriter, r *http.Request) {
+		var body json.RawMessage
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&body); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		s.Agent.SetModelContext(body)
+		writeJSON(w, map[string]any{})
+	})
+	m.HandleFunc("GET /api/model-tools", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, s.Agent.ModelTools())
+	})
+	return m
+}
+
+func (s *Server) sandboxMux() *http.ServeMux {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /sandbox", func(w http.ResponseWriter, r *http.Request) {
+		// Only the host page may frame the proxy.
+		if ref := r.Header.Get("Referer"); ref != "" && !strings.HasPrefix(ref, s.HostURL+"/") {
+			http.Error(w, "the sandbox proxy only serves "+s.HostURL, http.StatusForbidden)
+			return
+		}
+		var csp *uiCSP
+		if q := r.URL.Query().Get("csp"); q != "" {
+			csp = &uiCSP{}
+			if err := json.Unmarshal([]byte(q), csp); err != nil {
+				http.Error(w, "bad csp parameter: "+err.Error(), http.StatusBadRequest)
+				return
+			}
+		}
+		html, err := sandboxPage(s.HostURL)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		// The View is a srcdoc child of this document and inherits its
+		// policy, so the View runs under exactly this CSP.
+		w.Header().Set("Content-Security-Policy", buildCSP(csp)+"; frame-ancestors "+s.HostURL)
+		w.Write([]byte(html))
+	})
+	return m
+}
+
+type chatRequest struct {
+	Text string `json:"text"`
+}
+
+func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
+	var req chatRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	reply, launch, err := s.Agent.Reply(r.Context(), req.Text)
+	if err != nil {
+		writeJSON(w, map[string]any{"reply": "Error: " + err.Error()})
+		return
+	}
+	writeJSON(w, map[string]any{"reply": reply, "launch": launch})
+}
+
+// appRequest is a JSON-RPC request from a View that the page forwards for
+// the server connection the View was loaded from.
+type appRequest struct {
+	ServerID string          `json:"serverId"`
+	Method   string          `json:"method"`
+	Params   json.RawMessage `json:"params"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func (s *Server) conn(id string) *conn {
+	for _, c := range s.conns {
+		if c.id == id {
+			return c
+		}
+	}
+	return nil
+}
+
+func (s *Server) handleApp(w http.ResponseWriter, r *http.Request) {
+	var req appRequest
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<20)).Decode(&req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	res, rerr := s.appCall(r.Context(), req)
+	if rerr != nil {
+		writeJSON(w, map[string]any{"error": rerr})
+		return
+	}
+	writeJSON(w, map[string]any{"result": res})
+}
+
+// appCall proxies a View's request to its own server only, enforcing tool
+// visibility (S L399-402).
+func (s *Server) appCall(ctx context.Context, req appRequest) (any, *rpcError) {
+	c := s.conn(req.ServerID)
+	if c == nil {
+		return nil, &rpcError{-32603, "unknown server connection " + req.ServerID}
+	}
+	switch req.Method {
+	case "tools/call":
+		var p struct {
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+		}
+		if err := json.Unmarshal(req.Params, &p); err != nil || p.Name == "" {
+			return nil, &rpcError{-32602, "tools/call needs params {name, arguments}"}
+		}
+		t := c.tool(p.Name)
+		if t == nil {
+			// Tools of other servers are not reachable from this View.
+			return nil, &rpcError{-32602, fmt.Sprintf("tool %q is not offered by this app's server", p.Name)}
+		}
+		if !slices.Contains(visibility(t), "app") {
+			return nil, &rpcError{-32602, fmt.Sprintf("tool %q is not visible to apps (visibility %v)", p.Name, visibility(t))}
+		}
+		res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: p.Name, Arguments: p.Arguments})
+		if err != nil {
+			return nil, &rpcError{-32603, err.Error()}
+		}
+		return res, nil
+	case "resources/read":
+		var p mcp.ReadResourceParams
+		if err := json.Unmarshal(req.Params, &p); err != nil || p.URI == "" {
+			return nil, &rpcError{-32602, "resources/read needs params {uri}"}
+		}
+		res, err := c.session.ReadResource(ctx, &p)
+		if err != nil {
+			return nil, &rpcError{-32603, err.Error()}
+		}
+		return res, nil
+	case "resources/list":
+		res, err := c.session.ListResources(ctx, &mcp.ListResourcesParams{})
+		if err != nil {
+			return nil, &rpcError{-32603, err.Error()}
+		}
+		return res, nil
+	}
+	return nil, &rpcError{-32601, "Method not found: " + req.Method}
+}
+
+// uiCSP is _meta.ui.csp.
+type uiCSP struct {
+	ConnectDomains  []string `json:"connectDomains"`
+	ResourceDomains []string `json:"resourceDomains"`
+	FrameDomains    []string `json:"frameDomains"`
+	BaseURIDomains  []string `json:"baseUriDomains"`
+}
+
+// buildCSP turns _meta.ui.csp into a policy (S L274-287, L1725-1753). With
+// no declaration it is the spec's restrictive default plus object-src 'none'
+// from the draft. Declared domains are sanitised so that a value can never
+// add a directive.
+func buildCSP(c *uiCSP) string {
+	if c == nil {
+		return "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+			"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; object-src 'none'"
+	}
+	res := strings.Join(sanitizeDomains(c.ResourceDomains), " ")
+	src := func(base string, extra string) string {
+		return strings.TrimSpace(base + " " + extra)
+	}
+	connect := "'none'"
+	if d := sanitizeDomains(c.ConnectDomains); len(d) > 0 {
+		connect = strings.Join(d, " ")
+	}
+	frame := "'none'"
+	if d := sanitizeDomains(c.FrameDomains); len(d) > 0 {
+		frame = strings.Join(d, " ")
+	}
+	base := "'self'"
+	if d := sanitizeDomains(c.BaseURIDomains); len(d) > 0 {
+		base = strings.Join(d, " ")
+	}
+	return strings.Join([]string{
+		"default-src 'none'",
+		"script-src " + src("'self' 'unsafe-inline'", res),
+		"style-src " + src("'self' 'unsafe-inline'", res),
+		"img-src " + src("'self' data:", res),
+		"font-src " + src("'self'", res),
+		"media-src " + src("'self' data:", res),
+		"connect-src " + connect,
+		"frame-src " + frame,
+		"base-uri " + base,
+		"object-src 'none'",
+	}, "; ")
+}
+
+func sanitizeDomains(ds []string) []string {
+	var out []string
+	for _, d := range ds {
+		if d == "" || strings.ContainsAny(d, "; \t\r\n'\",") {
+			continue
+		}
+		if u, err := url.Parse(d); err != nil || u.Scheme == "" || u.Host == "" {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}

@@ -1,0 +1,331 @@
+// The reference host page: a small chat product that renders MCP Apps the
+// way the spec describes (S 2026-01-26 plus draft). It talks JSON-RPC with
+// each View through the sandbox proxy, proxies server requests to the Go
+// backend (which enforces visibility), and keeps a log of every message.
+
+interface Config {
+  sandboxURL: string;
+  hostName: string;
+  version: string;
+}
+const config = JSON.parse(document.getElementById("config")!.textContent!) as Config;
+const sandboxOrigin = new URL(config.sandboxURL).origin;
+const SUPPORTED_VERSIONS = ["2026-01-26"];
+const DISPLAY_MODES = ["inline", "fullscreen"];
+
+type Theme = "light" | "dark";
+let theme: Theme = "light";
+
+// ---------------------------------------------------------------- layout
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...kids: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  e.append(...kids);
+  return e;
+}
+
+const themeBtn = el("button", { "data-testid": "theme-toggle", class: "icon-btn", title: "Toggle theme" }, "Dark mode");
+const header = el("header", { class: "topbar" }, el("div", { class: "brand" }, el("span", { class: "logo" }, "◆"), "Reference Host"), el("div", { class: "spacer" }), themeBtn);
+const conversation = el("div", { class: "conversation", "data-testid": "conversation", role: "log" });
+const input = el("textarea", { "data-testid": "composer", rows: "1", placeholder: "Message the agent — try “Run the conformance suite”" });
+const sendBtn = el("button", { "data-testid": "send", class: "send", type: "submit" }, "Send");
+const composer = el("form", { class: "composer" }, input, sendBtn);
+const chat = el("main", { class: "chat" }, conversation, composer);
+const logList = el("ol", { class: "log", "data-testid": "rpc-log" });
+const side = el("aside", { class: "side" }, el("h2", {}, "Protocol log"), logList);
+const dialogs = el("div", { class: "dialogs" });
+document.body.append(header, el("div", { class: "layout" }, chat, side), dialogs);
+
+// ---------------------------------------------------------------- log
+function log(dir: "→ view" | "← view" | "host", msg: unknown): void {
+  const t = new Date();
+  const ts = t.toISOString().slice(11, 23);
+  const text = typeof msg === "string" ? msg : JSON.stringify(msg);
+  const li = el("li", {}, el("time", {}, ts), el("span", { class: "dir" }, dir), el("code", {}, text.length > 400 ? text.slice(0, 400) + "…" : text));
+  logList.append(li);
+  while (logList.children.length > 500) logList.firstElementChild!.remove();
+  logList.scrollTop = logList.scrollHeight;
+  console.debug(`[rpc ${dir}] ${text}`);
+}
+
+// ---------------------------------------------------------------- conversation
+function addTurn(role: "user" | "assistant", text: string): HTMLElement {
+  const turn = el("div", { class: `turn ${role}`, "data-role": role }, el("div", { class: "bubble" }, text));
+  conversation.append(turn);
+  conversation.scrollTop = conversation.scrollHeight;
+  return turn;
+}
+
+async function api<T = any>(path: string, body: unknown): Promise<T> {
+  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+async function userMessage(text: string): Promise<void> {
+  addTurn("user", text);
+  const r = await api<{ reply: string; launch?: Launch | null }>("/api/chat", { text });
+  const turn = addTurn("assistant", r.reply);
+  if (r.launch) new AppView(r.launch, turn);
+}
+
+composer.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = "";
+  void userMessage(text);
+});
+input.addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" && !ev.shiftKey) {
+    ev.preventDefault();
+    composer.requestSubmit();
+  }
+});
+
+// ---------------------------------------------------------------- dialogs
+function confirmDialog(kind: string, title: string, detail: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const ok = el("button", { "data-testid": "dialog-confirm", class: "primary" }, "Allow");
+    const no = el("button", { "data-testid": "dialog-cancel" }, "Cancel");
+    const box = el("div", { class: "dialog", role: "dialog", "aria-modal": "true", "data-testid": `dialog-${kind}` }, el("h3", {}, title), el("p", { class: "detail" }, detail), el("div", { class: "actions" }, no, ok));
+    const backdrop = el("div", { class: "backdrop" }, box);
+    const done = (v: boolean) => {
+      backdrop.remove();
+      document.removeEventListener("keydown", esc);
+      resolve(v);
+    };
+    const esc = (ev: KeyboardEvent) => {
+      if (ev.key === "Escape") done(false);
+    };
+    ok.addEventListener("click", () => done(true));
+    no.addEventListener("click", () => done(false));
+    document.addEventListener("keydown", esc);
+    dialogs.append(backdrop);
+  });
+}
+
+// ---------------------------------------------------------------- theme
+const palette: Record<Theme, Record<string, string>> = {
+  light: { "--color-background-primary": "#ffffff", "--color-text-primary": "#111827", "--color-border-primary": "#e5e7eb" },
+  dark: { "--color-background-primary": "#111827", "--color-text-primary": "#f9fafb", "--color-border-primary": "#374151" },
+};
+function styles(): Record<string, unknown> {
+  return { variables: { ...palette[theme], "--font-sans": "system-ui, sans-serif", "--border-radius-md": "8px" } };
+}
+function setTheme(t: Theme): void {
+  if (t === theme) return;
+  theme = t;
+  document.body.className = `theme-${t}`;
+  themeBtn.textContent = t === "dark" ? "Light mode" : "Dark mode";
+  for (const v of views) v.contextChanged({ theme, styles: styles() });
+}
+themeBtn.addEventListener("click", () => setTheme(theme === "light" ? "dark" : "light"));
+
+// ---------------------------------------------------------------- views
+interface Launch {
+  serverId: string;
+  tool: { name: string; title?: string; inputSchema?: unknown; _meta?: Record<string, unknown> };
+  callId: string;
+  arguments: Record<string, unknown>;
+  result: unknown;
+  resource: { uri: string; html: string; ui: { csp?: Record<string, string[]>; permissions?: Record<string, unknown> } } | null;
+}
+
+const views: AppView[] = [];
+
+class AppView {
+  readonly frame: HTMLIFrameElement;
+  private initialized = false;
+  private appCapabilities: any = {};
+  private displayMode = "inline";
+  private nextId = 1;
+  private pending = new Map<number, (msg: any) => void>();
+
+  constructor(
+    readonly launch: Launch,
+    after: HTMLElement,
+  ) {
+    const csp = launch.resource?.ui?.csp;
+    const src = config.sandboxURL + (csp ? `?csp=${encodeURIComponent(JSON.stringify(csp))}` : "");
+    this.frame = el("iframe", {
+      "data-testid": "app-frame",
+      title: launch.tool.title ?? launch.tool.name,
+      // The proxy's permissions as the spec requires (S L475).
+      sandbox: "allow-scripts allow-same-origin allow-forms",
+      src,
+    });
+    const card = el("div", { class: "app-card", "data-testid": "app-card" }, el("div", { class: "app-title" }, `App · ${launch.tool.name}`), this.frame);
+    after.after(card);
+    views.push(this);
+    window.addEventListener("message", this.onMessage);
+  }
+
+  private post(msg: unknown): void {
+    this.frame.contentWindow?.postMessage(msg, sandboxOrigin);
+  }
+
+  send(msg: any): void {
+    log("→ view", msg);
+    this.post(msg);
+  }
+
+  notify(method: string, params: unknown): void {
+    this.send({ jsonrpc: "2.0", method, params });
+  }
+
+  contextChanged(partial: Record<string, unknown>): void {
+    if (this.initialized) this.notify("ui/notifications/host-context-changed", partial);
+  }
+
+  private hostContext(): Record<string, unknown> {
+    return {
+      theme,
+      styles: styles(),
+      displayMode: this.displayMode,
+      availableDisplayModes: DISPLAY_MODES,
+      containerDimensions: { maxHeight: 6000, width: Math.round(this.frame.getBoundingClientRect().width) || 640 },
+      locale: navigator.language || "en-US",
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      userAgent: `${config.hostName}/${config.version}`,
+      platform: "web",
+      deviceCapabilities: { touch: false, hover: true },
+      safeAreaInsets: { top: 0, right: 0, bottom: 0, left: 0 },
+      toolInfo: { id: this.launch.callId, tool: this.launch.tool },
+    };
+  }
+
+  private hostCapabilities(): Record<string, unknown> {
+    const csp = this.launch.resource?.ui?.csp;
+    return {
+      openLinks: {},
+      serverTools: {},
+      serverResources: {},
+      logging: {},
+      message: { text: {} },
+      updateModelContext: { text: {}, structuredContent: {} },
+      sandbox: csp ? { csp } : {},
+    };
+  }
+
+  private onMessage = (ev: MessageEvent): void => {
+    if (ev.source !== this.frame.contentWindow || ev.origin !== sandboxOrigin) return;
+    const msg = ev.data;
+    if (!msg || typeof msg !== "object" || msg.jsonrpc !== "2.0") return;
+    if (msg.method === "ui/notifications/sandbox-proxy-ready") {
+      this.post({
+        jsonrpc: "2.0",
+        method: "ui/notifications/sandbox-resource-ready",
+        params: { html: this.launch.resource?.html ?? "", csp: this.launch.resource?.ui?.csp },
+      });
+      return;
+    }
+    log("← view", msg);
+    if (typeof msg.method === "string" && "id" in msg) {
+      void this.onRequest(msg);
+    } else if (typeof msg.method === "string") {
+      this.onNotification(msg);
+    } else if ("id" in msg) {
+      this.pending.get(msg.id)?.(msg);
+      this.pending.delete(msg.id);
+    }
+  };
+
+  private reply(id: unknown, result: unknown): void {
+    this.send({ jsonrpc: "2.0", id, result });
+  }
+
+  private error(id: unknown, code: number, message: string): void {
+    this.send({ jsonrpc: "2.0", id, error: { code, message } });
+  }
+
+  private async onRequest(msg: any): Promise<void> {
+    const p = msg.params ?? {};
+    try {
+      switch (msg.method) {
+        case "ui/initialize": {
+          this.appCapabilities = p.appCapabilities ?? {};
+          const v = SUPPORTED_VERSIONS.includes(p.protocolVersion) ? p.protocolVersion : SUPPORTED_VERSIONS[0];
+          return this.reply(msg.id, {
+            protocolVersion: v,
+            hostInfo: { name: config.hostName, version: config.version },
+            hostCapabilities: this.hostCapabilities(),
+            hostContext: this.hostContext(),
+          });
+        }
+        case "ping":
+          return this.reply(msg.id, {});
+        case "tools/call":
+        case "resources/read":
+        case "resources/list": {
+          const r = await api<{ result?: unknown; error?: { code: number; message: string } }>("/api/app", { serverId: this.launch.serverId, method: msg.method, params: p });
+          if (r.error) return this.error(msg.id, r.error.code, r.error.message);
+          return this.reply(msg.id, r.result);
+        }
+        case "ui/message": {
+          if (p.role !== "user") return this.error(msg.id, -32602, "ui/message: role must be user");
+          const blocks = Array.isArray(p.content) ? p.content : p.content ? [p.content] : [];
+          const text = blocks.filter((b: any) => b?.type === "text").map((b: any) => b.text).join("\n");
+          if (!text) return this.error(msg.id, -32602, "ui/message: no text content");
+          this.reply(msg.id, {});
+          await userMessage(text);
+          return;
+        }
+        case "ui/open-link": {
+          let url: URL;
+          try {
+            url = new URL(String(p.url));
+          } catch {
+            return this.error(msg.id, -32602, "Invalid URL");
+          }
+          if (url.protocol !== "http:" && url.protocol !== "https:") return this.error(msg.id, -32602, "Invalid URL: only http and https links open");
+          const ok = await confirmDialog("open-link", "Open external link?", url.href);
+          if (!ok) return this.error(msg.id, -32000, "The user declined to open the link");
+          window.open(url.href, "_blank", "noopener");
+          return this.reply(msg.id, {});
+        }
+        case "ui/update-model-context":
+          await api("/api/model-context", p);
+          return this.reply(msg.id, {});
+        case "ui/request-display-mode": {
+          const declared: string[] | undefined = this.appCapabilities?.availableDisplayModes;
+          const want = String(p.mode);
+          if (DISPLAY_MODES.includes(want) && (!declared || declared.includes(want)) && want !== this.displayMode) {
+            this.displayMode = want;
+            document.body.classList.toggle("view-fullscreen", want === "fullscreen");
+            this.contextChanged({ displayMode: want });
+          }
+          return this.reply(msg.id, { mode: this.displayMode });
+        }
+        default:
+          return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
+      }
+    } catch (e) {
+      this.error(msg.id, -32603, e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  private onNotification(msg: any): void {
+    switch (msg.method) {
+      case "ui/notifications/initialized":
+        if (this.initialized) return;
+        this.initialized = true;
+        // Tool data only after initialized (S L485, L1106).
+        this.notify("ui/notifications/tool-input", { arguments: this.launch.arguments });
+        this.notify("ui/notifications/tool-result", this.launch.result);
+        return;
+      case "ui/notifications/size-changed": {
+        const h = Number(msg.params?.height);
+        if (Number.isFinite(h) && h > 0) this.frame.style.height = `${Math.min(Math.ceil(h), 6000)}px`;
+        return;
+      }
+      case "notifications/message":
+        log("host", `app log [${msg.params?.level ?? "info"}]: ${JSON.stringify(msg.params?.data)}`);
+        return;
+    }
+  }
+}
+
+log("host", `reference host ${config.version} ready; sandbox at ${sandboxOrigin}`);
+
+export {};

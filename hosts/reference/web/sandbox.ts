@@ -1,0 +1,49 @@
+// The sandbox proxy (S L472-487). It runs on its own origin, receives the
+// View's HTML from the host, renders it in an inner iframe with an opaque
+// origin, and relays JSON-RPC both ways, checking who is speaking. Its own
+// document carries the CSP built from _meta.ui.csp, which the srcdoc View
+// inherits.
+
+const config = JSON.parse(document.getElementById("config")!.textContent!) as { hostOrigin: string };
+const hostOrigin = config.hostOrigin;
+let inner: HTMLIFrameElement | null = null;
+
+document.documentElement.style.height = "100%";
+document.body.style.cssText = "margin:0;height:100%;overflow:hidden";
+
+window.addEventListener("message", (ev: MessageEvent) => {
+  const msg = ev.data;
+  if (!msg || typeof msg !== "object" || msg.jsonrpc !== "2.0") return;
+  if (ev.source === window.parent) {
+    if (ev.origin !== hostOrigin) return; // only our host may drive the proxy
+    if (msg.method === "ui/notifications/sandbox-resource-ready") {
+      render(msg.params ?? {});
+      return;
+    }
+    // Everything else goes to the View untouched.
+    inner?.contentWindow?.postMessage(msg, "*");
+    return;
+  }
+  if (inner && ev.source === inner.contentWindow) {
+    // sandbox-* methods are reserved between host and proxy (S L485).
+    if (typeof msg.method === "string" && msg.method.startsWith("ui/notifications/sandbox-")) return;
+    window.parent.postMessage(msg, hostOrigin);
+  }
+});
+
+function render(p: { html?: string; sandbox?: string; allow?: string }): void {
+  inner?.remove();
+  inner = document.createElement("iframe");
+  // No allow-same-origin: the View gets an opaque origin and cannot reach
+  // into this proxy's DOM to escape its CSP (the choice MCP Inspector v2
+  // also makes; the spec's MUST covers only the proxy's own sandbox).
+  inner.setAttribute("sandbox", p.sandbox ?? "allow-scripts allow-forms");
+  if (p.allow) inner.setAttribute("allow", p.allow);
+  inner.style.cssText = "border:0;width:100%;height:100%;display:block";
+  inner.srcdoc = p.html ?? "";
+  document.body.appendChild(inner);
+}
+
+window.parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }, hostOrigin);
+
+export {};

@@ -1,0 +1,251 @@
+// Package protocol is the one contract between the conformance suite, which
+// runs inside the app iframe, and the Go runner that drives the host.
+//
+// The TypeScript twin of this file is protocol.ts in this folder; the suite
+// imports it as source. protocol_test.go fails when the two disagree on kinds,
+// statuses, clauses, editions or field names, so change both together.
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Version is bumped whenever the shape of anything in this file changes. The
+// suite reports its own value from listTests(), and the runner refuses to
+// drive a suite built against another version.
+const Version = "1"
+
+// ChannelName is the global the suite installs on the app frame's window.
+const ChannelName = "__mcpConformance"
+
+// Kind names one thing a host can physically do for the suite.
+type Kind string
+
+const (
+	KindClickTrigger         Kind = "clickTrigger"
+	KindConfirmDialog        Kind = "confirmDialog"
+	KindCheckLinkOpen        Kind = "checkLinkOpen"
+	KindConversationContains Kind = "conversationContains"
+	KindToggleTheme          Kind = "toggleTheme"
+	KindReadModelToolList    Kind = "readModelToolList"
+	KindInspectFrame         Kind = "inspectFrame"
+	KindReadConsole          Kind = "readConsole"
+	KindResetIsolation       Kind = "resetIsolation"
+)
+
+// Kinds lists every request kind, in the order of protocol.ts.
+var Kinds = []Kind{
+	KindClickTrigger, KindConfirmDialog, KindCheckLinkOpen, KindConversationContains,
+	KindToggleTheme, KindReadModelToolList, KindInspectFrame, KindReadConsole, KindResetIsolation,
+}
+
+// Dialog names a host confirmation dialog for confirmDialog.
+type Dialog string
+
+const (
+	DialogOpenLink Dialog = "open-link"
+	DialogDownload Dialog = "download"
+	DialogSampling Dialog = "sampling"
+)
+
+// Dialogs lists every dialog, in the order of protocol.ts.
+var Dialogs = []Dialog{DialogOpenLink, DialogDownload, DialogSampling}
+
+// Request is one capability request parked by the suite. It is a flat
+// rendering of the TypeScript discriminated union: Kind selects which of the
+// other fields are meaningful. Seq numbers requests within one run so that a
+// request is dispatched once even if it is polled twice.
+type Request struct {
+	Seq                  int    `json:"seq"`
+	Kind                 Kind   `json:"kind"`
+	CommitDraftedMessage bool   `json:"commitDraftedMessage,omitempty"`
+	Dialog               Dialog `json:"dialog,omitempty"`
+	URL                  string `json:"url,omitempty"`
+	Marker               string `json:"marker,omitempty"`
+	TimeoutMs            int    `json:"timeoutMs,omitempty"`
+	To                   string `json:"to,omitempty"`
+	Pattern              string `json:"pattern,omitempty"`
+}
+
+// Validate reports whether the request is well formed for its kind. The page
+// is untrusted, so the runner validates before it dispatches.
+func (r Request) Validate() error {
+	switch r.Kind {
+	case KindClickTrigger, KindReadModelToolList, KindInspectFrame, KindResetIsolation:
+	case KindConfirmDialog:
+		switch r.Dialog {
+		case DialogOpenLink, DialogDownload, DialogSampling:
+		default:
+			return fmt.Errorf("confirmDialog: unknown dialog %q", r.Dialog)
+		}
+	case KindCheckLinkOpen:
+		if r.URL == "" {
+			return fmt.Errorf("checkLinkOpen: url is empty")
+		}
+	case KindConversationContains:
+		if r.Marker == "" {
+			return fmt.Errorf("conversationContains: marker is empty")
+		}
+		if r.TimeoutMs < 0 {
+			return fmt.Errorf("conversationContains: negative timeoutMs")
+		}
+	case KindToggleTheme:
+		if r.To != "light" && r.To != "dark" {
+			return fmt.Errorf("toggleTheme: to must be light or dark, got %q", r.To)
+		}
+	case KindReadConsole:
+		if r.Pattern == "" {
+			return fmt.Errorf("readConsole: pattern is empty")
+		}
+	default:
+		return fmt.Errorf("unknown request kind %q", r.Kind)
+	}
+	return nil
+}
+
+// Result answers one Request. Unsupported means the host cannot do this at
+// all; the suite then skips the test (t.host) or falls back (t.hostOptional).
+type Result struct {
+	OK          bool            `json:"ok"`
+	Value       json.RawMessage `json:"value,omitempty"`
+	Error       string          `json:"error,omitempty"`
+	Unsupported bool            `json:"unsupported,omitempty"`
+}
+
+// Unsupported is the answer for a capability the host lacks.
+func Unsupported(k Kind) Result {
+	return Result{OK: false, Unsupported: true, Error: "unsupported: " + string(k)}
+}
+
+// Status is the outcome of one test.
+type Status string
+
+const (
+	StatusPass    Status = "PASS"
+	StatusFail    Status = "FAIL"
+	StatusTimeout Status = "TIMEOUT"
+	StatusSkip    Status = "SKIP"
+	StatusNotRun  Status = "NOTRUN"
+	// StatusError is a harness fault: the check could not be judged.
+	StatusError Status = "ERROR"
+)
+
+// Statuses lists every status, in the order of protocol.ts.
+var Statuses = []Status{StatusPass, StatusFail, StatusTimeout, StatusSkip, StatusNotRun, StatusError}
+
+// Clause is the RFC 2119 strength of the requirement a test checks.
+type Clause string
+
+const (
+	ClauseMust      Clause = "MUST"
+	ClauseMustNot   Clause = "MUST NOT"
+	ClauseShould    Clause = "SHOULD"
+	ClauseShouldNot Clause = "SHOULD NOT"
+	ClauseMay       Clause = "MAY"
+	// ClauseInfo marks an observation that cannot fail.
+	ClauseInfo Clause = "INFO"
+)
+
+// Clauses lists every clause, in the order of protocol.ts.
+var Clauses = []Clause{ClauseMust, ClauseMustNot, ClauseShould, ClauseShouldNot, ClauseMay, ClauseInfo}
+
+// Edition is the spec edition a requirement comes from.
+type Edition string
+
+const (
+	EditionStable Edition = "2026-01-26"
+	EditionDraft  Edition = "draft"
+)
+
+// Editions lists every edition, in the order of protocol.ts.
+var Editions = []Edition{EditionStable, EditionDraft}
+
+// Vantage says who judges the check: the view itself, the host driver, or
+// the fixture server.
+type Vantage string
+
+const (
+	VantageInView Vantage = "in-view"
+	VantageHost   Vantage = "host"
+	VantageServer Vantage = "server"
+)
+
+// Vantages lists every vantage, in the order of protocol.ts.
+var Vantages = []Vantage{VantageInView, VantageHost, VantageServer}
+
+// TestMeta describes one test as listTests() returns it.
+type TestMeta struct {
+	ID      string  `json:"id"` // area/slug
+	Name    string  `json:"name"`
+	Clause  Clause  `json:"clause"`
+	Edition Edition `json:"edition"`
+	SpecRef string  `json:"specRef"`
+	Manual  bool    `json:"manual"`
+	Vantage Vantage `json:"vantage"`
+	Needs   []Kind  `json:"needs"`
+	// Gesture is true when the test needs a real user gesture (clickTrigger).
+	Gesture bool `json:"gesture"`
+}
+
+// Area is the part of the id before the slash.
+func (m TestMeta) Area() string {
+	for i := 0; i < len(m.ID); i++ {
+		if m.ID[i] == '/' {
+			return m.ID[:i]
+		}
+	}
+	return m.ID
+}
+
+// TestResult is one finished test as the suite reports it.
+type TestResult struct {
+	ID         string          `json:"id"`
+	Status     Status          `json:"status"`
+	Message    string          `json:"message,omitempty"`
+	DurationMs float64         `json:"durationMs"`
+	Value      json.RawMessage `json:"value,omitempty"`
+}
+
+// SuiteList is what listTests() returns.
+type SuiteList struct {
+	ProtocolVersion string     `json:"protocolVersion"`
+	SuiteVersion    string     `json:"suiteVersion"`
+	Tests           []TestMeta `json:"tests"`
+}
+
+// State is the suite's run state as poll() reports it.
+type State string
+
+const (
+	StateIdle    State = "idle"
+	StateRunning State = "running"
+	StateDone    State = "done"
+)
+
+// Poll is what poll() returns: the run state, the running test, the parked
+// request (nil when none) and every result so far.
+type Poll struct {
+	State     State        `json:"state"`
+	RunningID string       `json:"runningId,omitempty"`
+	Request   *Request     `json:"request,omitempty"`
+	Results   []TestResult `json:"results"`
+	// HostInfo is what the host answered in ui/initialize, for the reports.
+	HostInfo json.RawMessage `json:"hostInfo,omitempty"`
+}
+
+// TriggerInfo is what trigger() returns: where the suite's trigger button is
+// in the app frame's viewport, whether the pointer has reached it, and the
+// frame's user-activation state.
+type TriggerInfo struct {
+	Armed            bool    `json:"armed"`
+	X                float64 `json:"x"`
+	Y                float64 `json:"y"`
+	Width            float64 `json:"width"`
+	Height           float64 `json:"height"`
+	Hovered          bool    `json:"hovered"`
+	Clicks           int     `json:"clicks"`
+	LastClickTrusted bool    `json:"lastClickTrusted"`
+	HasBeenActive    bool    `json:"hasBeenActive"`
+	IsActive         bool    `json:"isActive"`
+}

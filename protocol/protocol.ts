@@ -1,0 +1,122 @@
+// The one contract between the conformance suite (in the app iframe) and the
+// Go runner. Its Go twin is protocol.go in this folder; protocol_test.go fails
+// when the two disagree, so change both together.
+
+export const PROTOCOL_VERSION = "1";
+export const CHANNEL = "__mcpConformance";
+
+export const KINDS = [
+  "clickTrigger",
+  "confirmDialog",
+  "checkLinkOpen",
+  "conversationContains",
+  "toggleTheme",
+  "readModelToolList",
+  "inspectFrame",
+  "readConsole",
+  "resetIsolation",
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+export const DIALOGS = ["open-link", "download", "sampling"] as const;
+export type Dialog = (typeof DIALOGS)[number];
+
+// One variant per thing a host can physically do. The test carries the
+// meaning; a request only names an action.
+export type CapabilityRequest =
+  | { kind: "clickTrigger"; commitDraftedMessage?: boolean }
+  | { kind: "confirmDialog"; dialog: Dialog }
+  | { kind: "checkLinkOpen"; url: string }
+  | { kind: "conversationContains"; marker: string; timeoutMs: number }
+  | { kind: "toggleTheme"; to: "light" | "dark" }
+  | { kind: "readModelToolList" }
+  | { kind: "inspectFrame" }
+  | { kind: "readConsole"; pattern: string; timeoutMs: number }
+  | { kind: "resetIsolation" };
+
+// A parked request carries a sequence number so the runner dispatches it once.
+export type ParkedRequest = CapabilityRequest & { seq: number };
+
+export interface CapabilityResult {
+  ok: boolean;
+  value?: unknown;
+  error?: string;
+  unsupported?: boolean;
+}
+
+export const STATUSES = ["PASS", "FAIL", "TIMEOUT", "SKIP", "NOTRUN", "ERROR"] as const;
+export type Status = (typeof STATUSES)[number];
+
+export const CLAUSES = ["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY", "INFO"] as const;
+export type Clause = (typeof CLAUSES)[number];
+
+export const EDITIONS = ["2026-01-26", "draft"] as const;
+export type Edition = (typeof EDITIONS)[number];
+
+export const VANTAGES = ["in-view", "host", "server"] as const;
+export type Vantage = (typeof VANTAGES)[number];
+
+export interface TestMeta {
+  id: string; // area/slug
+  name: string;
+  clause: Clause;
+  edition: Edition;
+  specRef: string;
+  manual: boolean;
+  vantage: Vantage;
+  needs: Kind[];
+  gesture: boolean;
+}
+
+export interface TestResult {
+  id: string;
+  status: Status;
+  message?: string;
+  durationMs: number;
+  value?: unknown;
+}
+
+export interface SuiteList {
+  protocolVersion: string;
+  suiteVersion: string;
+  tests: TestMeta[];
+}
+
+export type State = "idle" | "running" | "done";
+
+export interface Poll {
+  state: State;
+  runningId?: string;
+  request?: ParkedRequest | null;
+  results: TestResult[];
+  hostInfo?: unknown;
+}
+
+// What the runner needs to deliver a real click to the trigger button without
+// evaluating anything with a user gesture in the app frame: where the button
+// is (in the app frame's viewport), whether the pointer has reached it, and
+// the frame's user-activation state for proofs.
+export interface TriggerInfo {
+  armed: boolean;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  hovered: boolean;
+  clicks: number;
+  lastClickTrusted: boolean;
+  hasBeenActive: boolean;
+  isActive: boolean;
+}
+
+// The channel the suite installs on window[CHANNEL]. poll() is a long-poll:
+// it settles as soon as something changes (a request is parked, a test
+// finishes) or after waitMs at most, so the runner reacts in about one
+// evaluate rather than a fixed interval.
+export interface Channel {
+  listTests(): SuiteList;
+  start(filter: string[] | null): boolean;
+  poll(waitMs?: number): Promise<Poll>;
+  resolve(seq: number, result: CapabilityResult): boolean;
+  trigger(): TriggerInfo;
+}

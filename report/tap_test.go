@@ -1,0 +1,204 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestTAPGoldenOneHost(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTAP(&buf, oneHostRun()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "tap_one_host", buf.Bytes())
+}
+
+func TestTAPGoldenTwoHosts(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTAP(&buf, twoHostRun()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "tap_two_hosts", buf.Bytes())
+}
+
+func TestTAPValid(t *testing.T) {
+	for name, run := range map[string]Run{"one host": oneHostRun(), "two hosts": twoHostRun(), "no hosts": {}} {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := WriteTAP(&buf, run); err != nil {
+				t.Fatal(err)
+			}
+			if err := checkTAP(buf.String()); err != nil {
+				t.Errorf("%v\n%s", err, buf.String())
+			}
+		})
+	}
+}
+
+// TestTAPCounts checks the points against the fixture's statuses.
+func TestTAPCounts(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTAP(&buf, oneHostRun()); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	c := referenceHost().Count()
+	if n := strings.Count(out, "\nnot ok "); n != c.Failed+c.TimedOut+c.Errored {
+		t.Errorf("%d not ok points, want %d", n, c.Failed+c.TimedOut+c.Errored)
+	}
+	if n := strings.Count(out, " # SKIP"); n != c.Skipped+c.NotRun {
+		t.Errorf("%d SKIP directives, want %d", n, c.Skipped+c.NotRun)
+	}
+	if !strings.Contains(out, " # SKIP not run: depends on") {
+		t.Error("NOTRUN is not a SKIP with a not run: reason")
+	}
+	if !strings.Contains(out, `needs host \#2 \\ not configured see --hosts`) {
+		t.Error("# and \\ not escaped, or the newline not folded, in a SKIP reason")
+	}
+}
+
+var (
+	tapPlan  = regexp.MustCompile(`^1\.\.(0|[1-9][0-9]*)( #.*)?$`)
+	tapPoint = regexp.MustCompile(`^(not )?ok ([0-9]+)( - (.*))?$`)
+	tapYAML  = regexp.MustCompile(`^[a-z_]+: (.*)$`)
+)
+
+// checkTAP is a small line-based TAP 14 checker: the version line, exactly
+// one plan matching the number of points, points numbered in order, a
+// YAML block ("  ---" ... "  ...") after every not ok whose values are
+// quoted strings or integers, directives only as "# SKIP", and subtests
+// (4-space indented streams) closed by a point that is not ok exactly when
+// the child has a not ok.
+func checkTAP(doc string) error {
+	if !strings.HasSuffix(doc, "\n") {
+		return fmt.Errorf("stream does not end with a newline")
+	}
+	lines := strings.Split(strings.TrimSuffix(doc, "\n"), "\n")
+	if lines[0] != "TAP version 14" {
+		return fmt.Errorf("first line %q", lines[0])
+	}
+	_, err := checkStream(lines[1:], "")
+	return err
+}
+
+// checkStream checks one stream whose lines all start with indent and
+// reports whether any of its points is not ok.
+func checkStream(lines []string, indent string) (anyNotOK bool, err error) {
+	plan, points := -1, 0
+	childNotOK := -1 // -1: no child pending; 0/1: the child just checked
+	for i := 0; i < len(lines); i++ {
+		raw := lines[i]
+		if !strings.HasPrefix(raw, indent) {
+			return false, fmt.Errorf("line %q lacks indent %q", raw, indent)
+		}
+		l := raw[len(indent):]
+		switch {
+		case strings.HasPrefix(l, "    "):
+			j := i
+			for j < len(lines) && strings.HasPrefix(lines[j], indent+"    ") {
+				j++
+			}
+			bad, err := checkStream(lines[i:j], indent+"    ")
+			if err != nil {
+				return false, fmt.Errorf("subtest: %w", err)
+			}
+			childNotOK = 0
+			if bad {
+				childNotOK = 1
+			}
+			i = j - 1
+		case tapPlan.MatchString(l):
+			if plan >= 0 {
+				return false, fmt.Errorf("second plan %q", l)
+			}
+			if points > 0 {
+				return false, fmt.Errorf("plan %q after points (writer puts it first)", l)
+			}
+			plan, _ = strconv.Atoi(strings.TrimPrefix(strings.Fields(l)[0], "1.."))
+		case tapPoint.MatchString(l):
+			m := tapPoint.FindStringSubmatch(l)
+			points++
+			if n, _ := strconv.Atoi(m[2]); n != points {
+				return false, fmt.Errorf("point %q numbered %d, want %d", l, n, points)
+			}
+			notOK := m[1] != ""
+			if err := checkDescription(m[4]); err != nil {
+				return false, fmt.Errorf("%q: %w", l, err)
+			}
+			if childNotOK >= 0 && notOK != (childNotOK == 1) {
+				return false, fmt.Errorf("subtest point %q disagrees with its child", l)
+			}
+			childNotOK = -1
+			if notOK {
+				anyNotOK = true
+				n, err := checkYAML(lines[i+1:], indent+"  ")
+				if err != nil {
+					return false, fmt.Errorf("after %q: %w", l, err)
+				}
+				i += n
+			}
+		case strings.HasPrefix(l, "#"):
+			// comment, including "# Subtest: name"
+		default:
+			return false, fmt.Errorf("unexpected line %q", raw)
+		}
+	}
+	if childNotOK >= 0 {
+		return false, fmt.Errorf("subtest not closed by a test point")
+	}
+	if plan < 0 {
+		return false, fmt.Errorf("no plan")
+	}
+	if plan != points {
+		return false, fmt.Errorf("plan 1..%d but %d points", plan, points)
+	}
+	return anyNotOK, nil
+}
+
+// checkYAML checks the block that must follow a not ok point and returns
+// how many lines it spans.
+func checkYAML(lines []string, indent string) (int, error) {
+	if len(lines) == 0 || lines[0] != indent+"---" {
+		return 0, fmt.Errorf("no YAML block start %q", indent+"---")
+	}
+	for i := 1; i < len(lines); i++ {
+		if lines[i] == indent+"..." {
+			return i + 1, nil
+		}
+		l, ok := strings.CutPrefix(lines[i], indent)
+		m := tapYAML.FindStringSubmatch(l)
+		if !ok || m == nil {
+			return 0, fmt.Errorf("bad YAML line %q", lines[i])
+		}
+		if _, err := strconv.Unquote(m[1]); err != nil {
+			if _, err := strconv.Atoi(m[1]); err != nil {
+				return 0, fmt.Errorf("YAML value neither quoted string nor integer: %q", lines[i])
+			}
+		}
+	}
+	return 0, fmt.Errorf("YAML block not closed by %q", indent+"...")
+}
+
+// checkDescription allows escaped \# and \\ anywhere, and an unescaped "#"
+// only as the start of a " # SKIP" directive.
+func checkDescription(d string) error {
+	for i := 0; i < len(d); i++ {
+		switch d[i] {
+		case '\\':
+			if i+1 == len(d) || (d[i+1] != '\\' && d[i+1] != '#') {
+				return fmt.Errorf("bad escape at %d", i)
+			}
+			i++
+		case '#':
+			if i == 0 || d[i-1] != ' ' || !strings.HasPrefix(d[i:], "# SKIP") {
+				return fmt.Errorf("unescaped # at %d", i)
+			}
+			return nil
+		}
+	}
+	return nil
+}

@@ -83,7 +83,7 @@ func TestConstantsAgree(t *testing.T) {
 		t.Errorf("CHANNEL: ts %q, go %q", got, ChannelName)
 	}
 	for _, c := range []struct {
-		ts string
+		ts  string
 		go_ []string
 	}{
 		{"KINDS", strs(Kinds)},

@@ -1,0 +1,345 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sethvargo/go-envconfig"
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/fixtures/suite"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// hostFactories lists the built-in hosts by name.
+var hostFactories = map[string]func() hosts.Host{
+	"reference": func() hosts.Host { return reference.New() },
+}
+
+func hostNames() []string {
+	var n []string
+	for k := range hostFactories {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// Config is every setting of `run`, from MCPCONFORM_* variables through
+// go-envconfig; flags given on the command line win.
+type Config struct {
+	Host       string        `env:"HOST, default=reference"`
+	JUnit      string        `env:"JUNIT"`
+	TAP        string        `env:"TAP"`
+	Run        []string      `env:"RUN"`
+	Headed     bool          `env:"HEADED"`
+	Timeout    time.Duration `env:"TIMEOUT, default=10m"`
+	AppTimeout time.Duration `env:"APP_TIMEOUT, default=60s"`
+	Stall      time.Duration `env:"STALL, default=2m"`
+	Browser    string        `env:"BROWSER"`
+	Node       string        `env:"NODE"`
+	Quiet      bool          `env:"QUIET"`
+}
+
+func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper) (Config, error) {
+	var cfg Config
+	if err := envconfig.ProcessWith(ctx, &envconfig.Config{
+		Target:   &cfg,
+		Lookuper: envconfig.PrefixLookuper("MCPCONFORM_", lookuper),
+	}); err != nil {
+		return cfg, fmt.Errorf("environment: %w", err)
+	}
+	if c.IsSet("host") {
+		cfg.Host = c.String("host")
+	}
+	if c.IsSet("junit") {
+		cfg.JUnit = c.String("junit")
+	}
+	if c.IsSet("tap") {
+		cfg.TAP = c.String("tap")
+	}
+	if c.IsSet("run") {
+		cfg.Run = c.StringSlice("run")
+	}
+	if c.IsSet("headed") {
+		cfg.Headed = c.Bool("headed")
+	}
+	if c.IsSet("timeout") {
+		cfg.Timeout = c.Duration("timeout")
+	}
+	if c.IsSet("app-timeout") {
+		cfg.AppTimeout = c.Duration("app-timeout")
+	}
+	if c.IsSet("stall") {
+		cfg.Stall = c.Duration("stall")
+	}
+	if c.IsSet("browser") {
+		cfg.Browser = c.String("browser")
+	}
+	if c.IsSet("node") {
+		cfg.Node = c.String("node")
+	}
+	if c.IsSet("quiet") {
+		cfg.Quiet = c.Bool("quiet")
+	}
+	return cfg, cfg.validate()
+}
+
+func (cfg Config) validate() error {
+	if _, ok := hostFactories[cfg.Host]; !ok {
+		return fmt.Errorf("unknown host %q: choose one of %s", cfg.Host, strings.Join(hostNames(), ", "))
+	}
+	for _, g := range cfg.Run {
+		if _, err := path.Match(g, ""); err != nil {
+			return fmt.Errorf("--run %q is not a valid glob: %v", g, err)
+		}
+	}
+	for name, d := range map[string]time.Duration{"--timeout": cfg.Timeout, "--app-timeout": cfg.AppTimeout, "--stall": cfg.Stall} {
+		if d <= 0 {
+			return fmt.Errorf("%s must be a positive duration, got %s", name, d)
+		}
+	}
+	return nil
+}
+
+func usage(err error) error { return &exitError{code: ExitUsage, err: err} }
+
+func newApp() *cli.App {
+	return &cli.App{
+		Name:    "mcpconform",
+		Usage:   "check an MCP Apps host against the MCP Apps extension (SEP-1865)",
+		Version: version,
+		// urfave's default handler calls os.Exit before deferred cleanup
+		// runs; main maps errors to exit codes instead.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usage(err)
+		},
+		Commands: []*cli.Command{runCommand(), listCommand(), serveCommand()},
+	}
+}
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "run",
+		Usage: "run the conformance suite against a host and write reports",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "host", Usage: "host to test (" + strings.Join(hostNames(), ", ") + ") [MCPCONFORM_HOST]", Value: "reference"},
+			&cli.StringFlag{Name: "junit", Usage: "write JUnit XML to `FILE` [MCPCONFORM_JUNIT]"},
+			&cli.StringFlag{Name: "tap", Usage: "write TAP version 14 to `FILE` (- for stdout) [MCPCONFORM_TAP]"},
+			&cli.StringSliceFlag{Name: "run", Usage: "run only tests whose id matches `GLOB` (repeatable, e.g. 'visibility/*') [MCPCONFORM_RUN]"},
+			&cli.BoolFlag{Name: "headed", Usage: "show the browser window [MCPCONFORM_HEADED]"},
+			&cli.DurationFlag{Name: "timeout", Usage: "limit for the whole run [MCPCONFORM_TIMEOUT]", Value: 10 * time.Minute},
+			&cli.DurationFlag{Name: "app-timeout", Usage: "how long the host may take to show the app [MCPCONFORM_APP_TIMEOUT]", Value: 60 * time.Second},
+			&cli.DurationFlag{Name: "stall", Usage: "declare the suite stalled after this long without progress [MCPCONFORM_STALL]", Value: 2 * time.Minute},
+			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
+			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() > 0 {
+				return usage(fmt.Errorf("run takes no arguments, got %q", c.Args().Slice()))
+			}
+			cfg, err := loadConfig(c.Context, c, envconfig.OsLookuper())
+			if err != nil {
+				return usage(err)
+			}
+			return runSuite(c.Context, cfg, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+// fixtures are the MCP servers a local run serves the suite from.
+type fixtures struct {
+	main, second *mcpserver.Listener
+}
+
+func startFixtures(ctx context.Context) (*fixtures, error) {
+	html, err := suite.HTML()
+	if err != nil {
+		return nil, fmt.Errorf("building the suite: %w", err)
+	}
+	m, err := mcpserver.Listen(ctx, mcpserver.New(mcpserver.Options{SuiteHTML: html}), "")
+	if err != nil {
+		return nil, err
+	}
+	s, err := mcpserver.Listen(ctx, mcpserver.New(mcpserver.Options{Secondary: true}), "")
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	return &fixtures{main: m, second: s}, nil
+}
+
+func (f *fixtures) Close() {
+	f.main.Close()
+	f.second.Close()
+}
+
+func runSuite(parent context.Context, cfg Config, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "mcpconform: "+format+"\n", args...) }
+	run := report.Run{Tool: "mcpconform", Version: version, StartedAt: time.Now()}
+	color := isTerminal(stdout)
+	con := report.NewConsole(stdout, color)
+	tapToStdout := cfg.TAP == "-"
+	if tapToStdout {
+		con = report.NewConsole(stderr, isTerminal(stderr))
+	}
+
+	var runErr error
+	func() {
+		fx, err := startFixtures(ctx)
+		if err != nil {
+			runErr = &runner.InfraError{Step: "starting the fixture MCP servers", Err: err}
+			return
+		}
+		defer fx.Close()
+		br, err := bridge.Launch(bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, Logf: logf})
+		if err != nil {
+			runErr = &runner.InfraError{Step: "starting the browser", Err: err}
+			return
+		}
+		defer br.Close()
+		h := hostFactories[cfg.Host]()
+		hr, err := runner.Run(ctx, h, runner.Options{
+			Env: hosts.Env{
+				Browser: br, ServerURL: fx.main.URL, SecondServerURL: fx.second.URL,
+				AppTimeout: cfg.AppTimeout, Logf: logf,
+			},
+			Selection: runner.Selection{Globs: cfg.Run},
+			Stall:     cfg.Stall,
+			Logf:      logf,
+			OnCase: func(c report.Case) {
+				if cfg.Quiet && c.Status == "PASS" {
+					return
+				}
+				con.Case(cfg.Host, c)
+			},
+		})
+		run.Hosts = append(run.Hosts, hr)
+		runErr = err
+	}()
+	run.Duration = time.Since(run.StartedAt)
+	if len(run.Hosts) == 0 && runErr != nil {
+		run.Hosts = append(run.Hosts, report.HostRun{Host: cfg.Host, StartedAt: run.StartedAt, Infra: runErr.Error()})
+	}
+
+	// Reports are written whatever happened, before the exit code is chosen.
+	if err := writeReports(cfg, run, stdout); err != nil {
+		logf("writing reports: %v", err)
+		if runErr == nil {
+			runErr = err
+		}
+	}
+	con.Summary(run)
+
+	select {
+	case s := <-sig:
+		if s == syscall.SIGTERM {
+			return &exitError{code: ExitSIGTERM, err: errors.New("terminated; reports hold what finished")}
+		}
+		return &exitError{code: ExitSIGINT, err: errors.New("interrupted; reports hold what finished")}
+	default:
+	}
+	switch {
+	case errors.Is(runErr, runner.ErrNoTests):
+		return &exitError{code: ExitNoTests, err: fmt.Errorf("%w (--run %q)", runErr, cfg.Run)}
+	case errors.Is(runErr, context.DeadlineExceeded):
+		return &exitError{code: ExitInfra, err: fmt.Errorf("the run exceeded --timeout %s", cfg.Timeout)}
+	case runErr != nil:
+		return &exitError{code: ExitInfra, err: runErr}
+	}
+	cnt := run.Count()
+	if cnt.Failed+cnt.TimedOut+cnt.Errored > 0 {
+		return &exitError{code: ExitFailures}
+	}
+	if cnt.Passed == 0 {
+		return &exitError{code: ExitNoTests, err: errors.New("no test passed or failed: every selected test was skipped")}
+	}
+	return nil
+}
+
+func writeReports(cfg Config, run report.Run, stdout io.Writer) error {
+	var errs []error
+	if cfg.JUnit != "" {
+		errs = append(errs, writeFile(cfg.JUnit, func(w io.Writer) error { return report.WriteJUnit(w, run, report.JUnitOptions{}) }))
+	}
+	switch cfg.TAP {
+	case "":
+	case "-":
+		errs = append(errs, report.WriteTAP(stdout, run))
+	default:
+		errs = append(errs, writeFile(cfg.TAP, func(w io.Writer) error { return report.WriteTAP(w, run) }))
+	}
+	return errors.Join(errs...)
+}
+
+// writeFile writes atomically: a crash mid-write never leaves half a report.
+func writeFile(name string, write func(io.Writer) error) error {
+	if dir := dirOf(name); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	dir := dirOf(name)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, ".mcpconform-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}
+
+func dirOf(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[:i]
+	}
+	return ""
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("NO_COLOR") == ""
+}

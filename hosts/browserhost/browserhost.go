@@ -1,0 +1,273 @@
+// Package browserhost is the shared base of hosts driven in a browser page.
+// It owns the browser context and page, finds the suite through the bridge,
+// records console lines and opened tabs, and offers the capability
+// building blocks every web product needs. A product type embeds *Base,
+// supplies its selectors and hooks, and declares the capability methods it
+// really supports (each usually a one-line call into Base), so that a
+// capability a product lacks stays absent and answers "unsupported".
+package browserhost
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/protocol"
+)
+
+// Base is the common state of a browser-driven host.
+type Base struct {
+	Ctx   playwright.BrowserContext
+	Page  playwright.Page
+	Suite *bridge.Suite
+	// AppFrame is the host's address of the app iframe: iframe selectors
+	// from the top page down.
+	AppFrame []string
+
+	mu      sync.Mutex
+	console []string
+	opened  []playwright.Page
+	// navigations are the URLs other pages of the context tried to load,
+	// recorded at request time so a link counts as opened even when the
+	// target refuses the connection or the loopback guard blocks it.
+	navigations []string
+}
+
+// Open creates the browser context and page and starts recording.
+func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) error {
+	if env.Browser == nil {
+		return errors.New("no browser")
+	}
+	if opts.Viewport == nil {
+		opts.Viewport = &playwright.Size{Width: 1280, Height: 900}
+	}
+	c, err := env.Browser.NewContext(opts)
+	if err != nil {
+		return fmt.Errorf("new browser context: %w", err)
+	}
+	b.Ctx = c
+	c.OnPage(func(p playwright.Page) {
+		b.mu.Lock()
+		if b.Page != nil && p != b.Page {
+			b.opened = append(b.opened, p)
+		}
+		b.mu.Unlock()
+	})
+	c.OnRequest(func(r playwright.Request) {
+		if !r.IsNavigationRequest() {
+			return
+		}
+		f := r.Frame()
+		if f == nil || f.ParentFrame() != nil {
+			return
+		}
+		b.mu.Lock()
+		if f.Page() != b.Page && len(b.navigations) < 1000 {
+			b.navigations = append(b.navigations, r.URL())
+		}
+		b.mu.Unlock()
+	})
+	p, err := c.NewPage()
+	if err != nil {
+		c.Close()
+		return fmt.Errorf("new page: %w", err)
+	}
+	b.mu.Lock()
+	b.Page = p
+	b.mu.Unlock()
+	p.OnConsole(func(m playwright.ConsoleMessage) {
+		b.mu.Lock()
+		if len(b.console) < 10000 {
+			b.console = append(b.console, m.Type()+": "+m.Text())
+		}
+		b.mu.Unlock()
+	})
+	return nil
+}
+
+// Bind waits for the app frame and binds the suite bridge to it.
+func (b *Base) Bind(ctx context.Context, timeout time.Duration) (hosts.SuiteBridge, error) {
+	s, err := bridge.FindSuite(ctx, b.Ctx, b.Page, b.AppFrame, timeout)
+	if err != nil {
+		return nil, err
+	}
+	b.Suite = s
+	return s, nil
+}
+
+// Close closes the context (and with it every page it opened).
+func (b *Base) Close() error {
+	if b.Ctx == nil {
+		return nil
+	}
+	return b.Ctx.Close()
+}
+
+// Click delivers a real click to the suite's trigger button.
+func (b *Base) Click(ctx context.Context) (protocol.Result, error) {
+	if b.Suite == nil {
+		return protocol.Result{}, errors.New("suite not bound")
+	}
+	if err := bridge.ClickTrigger(ctx, b.Page, b.Suite); err != nil {
+		return protocol.Result{OK: false, Error: err.Error()}, nil
+	}
+	return protocol.Result{OK: true}, nil
+}
+
+// TextContains waits up to timeout for marker to appear in the text of the
+// element sel on the host page (a conversation, typically).
+func (b *Base) TextContains(ctx context.Context, sel, marker string, timeout time.Duration) (protocol.Result, error) {
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	ms := float64(timeout.Milliseconds())
+	_, err := b.Page.WaitForFunction(`([sel, marker]) => { const e = document.querySelector(sel); return !!e && e.innerText.includes(marker); }`,
+		[]any{sel, marker}, playwright.PageWaitForFunctionOptions{Timeout: &ms})
+	if err == nil {
+		return protocol.Result{OK: true, Value: mustJSON(true)}, nil
+	}
+	if errors.Is(err, playwright.ErrTimeout) || strings.Contains(err.Error(), "Timeout") {
+		return protocol.Result{OK: false, Value: mustJSON(false)}, nil
+	}
+	return protocol.Result{}, err
+}
+
+// ClickWhenVisible clicks sel on the host page once it is visible.
+func (b *Base) ClickWhenVisible(sel string, timeout time.Duration) error {
+	ms := float64(timeout.Milliseconds())
+	return b.Page.Locator(sel).First().Click(playwright.LocatorClickOptions{Timeout: &ms})
+}
+
+// LinkOpened waits up to timeout for a new page whose URL starts with url.
+func (b *Base) LinkOpened(ctx context.Context, url string, timeout time.Duration) (protocol.Result, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		b.mu.Lock()
+		seen := append([]string(nil), b.navigations...)
+		b.mu.Unlock()
+		for _, u := range seen {
+			if strings.HasPrefix(u, url) {
+				return protocol.Result{OK: true, Value: mustJSON(u)}, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return protocol.Result{OK: false, Error: fmt.Sprintf("no page opened %s within %s (opened: %q)", url, timeout, seen)}, nil
+		}
+		// Condition wait: a popup may still be navigating from about:blank.
+		select {
+		case <-ctx.Done():
+			return protocol.Result{}, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// ConsoleMatching waits up to timeout for console lines matching pattern.
+func (b *Base) ConsoleMatching(ctx context.Context, pattern string, timeout time.Duration) (protocol.Result, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return protocol.Result{OK: false, Error: "bad pattern: " + err.Error()}, nil
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		b.mu.Lock()
+		var hits []string
+		for _, l := range b.console {
+			if re.MatchString(l) {
+				hits = append(hits, l)
+			}
+		}
+		b.mu.Unlock()
+		if len(hits) > 0 {
+			return protocol.Result{OK: true, Value: mustJSON(hits)}, nil
+		}
+		if time.Now().After(deadline) {
+			return protocol.Result{OK: false, Value: mustJSON([]string{})}, nil
+		}
+		select {
+		case <-ctx.Done():
+			return protocol.Result{}, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// FrameInfo describes the iframes around the View, read from the host DOM
+// (not inferred from inside the View).
+type FrameInfo struct {
+	Outer map[string]string `json:"outer"` // sandbox, allow, src of the proxy iframe
+	Inner map[string]string `json:"inner"` // the same for the View's iframe
+}
+
+// Inspect reads the sandbox, allow and src attributes of the app iframe and
+// its parent iframe. Attribute reads run in the parent frames, never in the
+// View, so they give the View no user activation.
+func (b *Base) Inspect(ctx context.Context) (protocol.Result, error) {
+	if b.Suite == nil {
+		return protocol.Result{}, errors.New("suite not bound")
+	}
+	attrs := func(f playwright.Frame) (map[string]string, error) {
+		el, err := f.FrameElement()
+		if err != nil {
+			return nil, err
+		}
+		// Every attribute present on the element; an absent sandbox and an
+		// empty one mean opposite things, so presence is kept.
+		v, err := el.Evaluate(`e => Object.fromEntries(e.getAttributeNames().map(n => [n, n === "srcdoc" ? "(present)" : e.getAttribute(n)]))`, nil)
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]string{}
+		if m, ok := v.(map[string]any); ok {
+			for k, x := range m {
+				out[k] = fmt.Sprint(x)
+			}
+		}
+		return out, nil
+	}
+	view := b.Suite.Frame()
+	var info FrameInfo
+	var err error
+	if info.Inner, err = attrs(view); err != nil {
+		return protocol.Result{}, err
+	}
+	if parent := view.ParentFrame(); parent != nil && parent.ParentFrame() != nil {
+		if info.Outer, err = attrs(parent); err != nil {
+			return protocol.Result{}, err
+		}
+	}
+	return protocol.Result{OK: true, Value: mustJSON(info)}, nil
+}
+
+// Reset returns the page to a neutral state between manual tests: closes
+// tabs the tests opened and dismisses dialogs.
+func (b *Base) Reset(ctx context.Context) (protocol.Result, error) {
+	b.mu.Lock()
+	pages := b.opened
+	b.opened, b.navigations = nil, nil
+	b.mu.Unlock()
+	for _, p := range pages {
+		p.Close()
+	}
+	if err := b.Page.Keyboard().Press("Escape"); err != nil {
+		return protocol.Result{}, err
+	}
+	return protocol.Result{OK: true}, nil
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -83,9 +83,9 @@ func (o *Options) defaults() {
 // Run sets the host up, runs the selected tests and tears the host down.
 // The HostRun is complete (every selected test has a status) even when the
 // error is non-nil.
-func Run(ctx context.Context, h hosts.Host, o Options) (report.HostRun, error) {
+func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err error) {
 	o.defaults()
-	hr := report.HostRun{Host: h.Name(), StartedAt: time.Now(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
+	hr = report.HostRun{Host: h.Name(), StartedAt: time.Now(), Platform: runtime.GOOS + "/" + runtime.GOARCH}
 	if o.Env.Browser != nil {
 		hr.Browser = o.Env.Browser.Version()
 	}
@@ -103,7 +103,8 @@ func Run(ctx context.Context, h hosts.Host, o Options) (report.HostRun, error) {
 		hr.Infra = ie.Error()
 		return hr, ie
 	}
-	return Drive(ctx, sb, h, o, hr)
+	hr, err = Drive(ctx, sb, h, o, hr)
+	return hr, err
 }
 
 // Drive runs the suite through an already set-up bridge. It is Run without

@@ -1,0 +1,229 @@
+package reference_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/fixtures/suite"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+// One browser and one pair of fixture servers for the whole package, as in
+// production: starting the driver is the expensive part.
+var (
+	browser   *bridge.Browser
+	fixture   *mcpserver.Listener
+	secondary *mcpserver.Listener
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		ctx := context.Background()
+		html, err := suite.HTML()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "suite:", err)
+			return 1
+		}
+		if fixture, err = mcpserver.Listen(ctx, mcpserver.New(mcpserver.Options{SuiteHTML: html}), ""); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer fixture.Close()
+		if secondary, err = mcpserver.Listen(ctx, mcpserver.New(mcpserver.Options{Secondary: true}), ""); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer secondary.Close()
+		if browser, err = bridge.Launch(bridge.Options{}); err != nil {
+			fmt.Fprintln(os.Stderr, "these tests drive a real Chromium; install it (apt-get install chromium) and Node >= 20:", err)
+			return 1
+		}
+		defer browser.Close()
+		return m.Run()
+	}())
+}
+
+func env() hosts.Env {
+	return hosts.Env{Browser: browser, ServerURL: fixture.URL, SecondServerURL: secondary.URL, AppTimeout: 30 * time.Second}
+}
+
+// The whole suite against the defect-free reference host: every check
+// passes. This is the known-good baseline every other verdict rests on.
+func TestSuitePassesOnReferenceHost(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	var live []string
+	hr, err := runner.Run(ctx, reference.New(), runner.Options{
+		Env:    env(),
+		Stall:  time.Minute,
+		OnCase: func(c report.Case) { live = append(live, c.ID) },
+	})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if len(hr.Cases) < 12 {
+		t.Fatalf("only %d cases ran, want at least 12", len(hr.Cases))
+	}
+	for _, c := range hr.Cases {
+		if c.Status != protocol.StatusPass {
+			t.Errorf("%s: %s %s", c.ID, c.Status, c.Message)
+		}
+	}
+	if len(live) != len(hr.Cases) {
+		t.Errorf("OnCase saw %d cases, the run has %d", len(live), len(hr.Cases))
+	}
+	if hr.HostName != "mcpconform-reference" || hr.HostVersion != reference.Version {
+		t.Errorf("hostInfo not carried into the report: %q %q", hr.HostName, hr.HostVersion)
+	}
+	if hr.Duration <= 0 || hr.SuiteVersion == "" || hr.Browser == "" {
+		t.Errorf("run metadata missing: duration %v, suite %q, browser %q", hr.Duration, hr.SuiteVersion, hr.Browser)
+	}
+}
+
+// The seed's capability-or-fallback check takes its fallback path when the
+// host cannot read the model's tool list: it asks the agent through
+// ui/message and a real click, and scans the conversation.
+func TestAppToolHiddenFallbackPath(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	hr, err := runner.Run(ctx, withoutToolList{reference.New()}, runner.Options{
+		Env:       env(),
+		Selection: runner.Selection{Globs: []string{"visibility/app-tool-hidden"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hr.Cases) != 1 || hr.Cases[0].Status != protocol.StatusPass {
+		t.Fatalf("want one PASS, got %+v", hr.Cases)
+	}
+}
+
+// withoutToolList hides ReadModelToolList (and every other capability but
+// the ones the fallback path needs) from the runner.
+type withoutToolList struct{ h *reference.Host }
+
+func (w withoutToolList) Name() string { return "reference-no-toollist" }
+func (w withoutToolList) Setup(ctx context.Context, e hosts.Env) (hosts.SuiteBridge, error) {
+	return w.h.Setup(ctx, e)
+}
+func (w withoutToolList) Teardown(ctx context.Context) error { return w.h.Teardown(ctx) }
+func (w withoutToolList) ClickTrigger(ctx context.Context, r protocol.Request) (protocol.Result, error) {
+	return w.h.ClickTrigger(ctx, r)
+}
+func (w withoutToolList) ConversationContains(ctx context.Context, r protocol.Request) (protocol.Result, error) {
+	return w.h.ConversationContains(ctx, r)
+}
+
+// A host with no capabilities at all: every check that needs one skips at
+// once with the capability named, instead of timing out.
+func TestMissingCapabilitiesSkip(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	start := time.Now()
+	hr, err := runner.Run(ctx, bare{reference.New()}, runner.Options{Env: env()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := map[string]string{}
+	for _, c := range hr.Cases {
+		if c.Status == protocol.StatusSkip {
+			skipped[c.ID] = c.Message
+		} else if c.Status != protocol.StatusPass {
+			t.Errorf("%s: %s %s", c.ID, c.Status, c.Message)
+		}
+	}
+	for id, want := range map[string]string{
+		"context/theme-change-notifies": "unsupported: toggleTheme",
+		"visibility/app-tool-hidden":    "unsupported: clickTrigger",
+		"messages/add-to-conversation":  "unsupported: clickTrigger",
+		"links/open-link":               "unsupported: clickTrigger",
+	} {
+		if got, ok := skipped[id]; !ok || got != want {
+			t.Errorf("%s: want SKIP %q, got %q (skipped=%v)", id, want, got, ok)
+		}
+	}
+	if d := time.Since(start); d > 90*time.Second {
+		t.Errorf("unsupported capabilities took %s: they must answer at once", d)
+	}
+}
+
+type bare struct{ h *reference.Host }
+
+func (b bare) Name() string { return "reference-bare" }
+func (b bare) Setup(ctx context.Context, e hosts.Env) (hosts.SuiteBridge, error) {
+	return b.h.Setup(ctx, e)
+}
+func (b bare) Teardown(ctx context.Context) error { return b.h.Teardown(ctx) }
+
+// Polling must not give the app frame user activation, or clickTrigger
+// would prove nothing; a real click must.
+func TestPollingGivesNoUserActivation(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h := reference.New()
+	sb, err := h.Setup(ctx, env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Teardown(ctx)
+	s := sb.(*bridge.Suite)
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+		if _, err := s.Poll(ctx, 50*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ListTests(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, err := s.Trigger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.HasBeenActive {
+		t.Fatal("after two seconds of polling the app frame has user activation: polling runs with a user gesture")
+	}
+	r, err := h.ClickTrigger(ctx, protocol.Request{Kind: protocol.KindClickTrigger})
+	if err != nil || !r.OK {
+		t.Fatalf("clickTrigger: %v %+v", err, r)
+	}
+	after, err := s.Trigger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.HasBeenActive || !after.LastClickTrusted || after.Clicks != before.Clicks+1 {
+		t.Fatalf("after clickTrigger: want activation and one trusted click, got %+v", after)
+	}
+}
+
+// The activation check above can fail: Playwright's own evaluate does give
+// the frame activation, and the same observation catches it.
+func TestPlaywrightEvaluateDoesGiveActivation(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h := reference.New()
+	sb, err := h.Setup(ctx, env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Teardown(ctx)
+	s := sb.(*bridge.Suite)
+	if _, err := s.Frame().Evaluate("() => 1"); err != nil {
+		t.Fatal(err)
+	}
+	ti, err := s.Trigger(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ti.HasBeenActive {
+		t.Fatal("a Playwright evaluate did not activate the frame: the activation check would not notice gesture polling")
+	}
+}

@@ -1,0 +1,263 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
+)
+
+// fakeSuite plays the suite's side of the channel from a script: each test
+// parks the requests listed for it, one at a time, and records the answers.
+type fakeSuite struct {
+	mu       sync.Mutex
+	tests    []protocol.TestMeta
+	script   map[string][]protocol.Request
+	started  []string
+	running  int // index into started
+	pending  *protocol.Request
+	seq      int
+	answers  map[string][]protocol.Result
+	results  []protocol.TestResult
+	stallAt  string // test id at which the suite stops moving
+	resolved []int
+}
+
+func newFake(script map[string][]protocol.Request, ids ...string) *fakeSuite {
+	f := &fakeSuite{script: script, answers: map[string][]protocol.Result{}}
+	for _, id := range ids {
+		f.tests = append(f.tests, protocol.TestMeta{ID: id, Name: id, Clause: protocol.ClauseMust})
+	}
+	return f
+}
+
+func (f *fakeSuite) ListTests(context.Context) (protocol.SuiteList, error) {
+	return protocol.SuiteList{ProtocolVersion: protocol.Version, SuiteVersion: "fake", Tests: f.tests}, nil
+}
+
+func (f *fakeSuite) Start(_ context.Context, ids []string) error {
+	f.started = ids
+	return nil
+}
+
+// advance parks the next request of the running test or finishes it.
+func (f *fakeSuite) advance() {
+	for f.pending == nil && f.running < len(f.started) {
+		id := f.started[f.running]
+		if id == f.stallAt {
+			return
+		}
+		done := len(f.answers[id])
+		if reqs := f.script[id]; done < len(reqs) {
+			f.seq++
+			r := reqs[done]
+			r.Seq = f.seq
+			f.pending = &r
+			return
+		}
+		st := protocol.StatusPass
+		for _, a := range f.answers[id] {
+			if a.Unsupported {
+				st = protocol.StatusSkip
+			} else if !a.OK {
+				st = protocol.StatusFail
+			}
+		}
+		f.results = append(f.results, protocol.TestResult{ID: id, Status: st})
+		f.running++
+	}
+}
+
+func (f *fakeSuite) Poll(context.Context, time.Duration) (protocol.Poll, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.advance()
+	p := protocol.Poll{State: protocol.StateRunning, Results: append([]protocol.TestResult(nil), f.results...), Request: f.pending}
+	if f.running < len(f.started) {
+		p.RunningID = f.started[f.running]
+	} else {
+		p.State = protocol.StateDone
+	}
+	return p, nil
+}
+
+func (f *fakeSuite) Resolve(_ context.Context, seq int, r protocol.Result) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.pending == nil || f.pending.Seq != seq {
+		return false, nil
+	}
+	id := f.started[f.running]
+	f.answers[id] = append(f.answers[id], r)
+	f.resolved = append(f.resolved, seq)
+	f.pending = nil
+	return true, nil
+}
+
+// fakeHost supports clickTrigger only, and counts calls.
+type fakeHost struct {
+	clicks int
+}
+
+func (h *fakeHost) Name() string { return "fake" }
+func (h *fakeHost) Setup(context.Context, hosts.Env) (hosts.SuiteBridge, error) {
+	return nil, errors.New("not used")
+}
+func (h *fakeHost) Teardown(context.Context) error { return nil }
+func (h *fakeHost) ClickTrigger(_ context.Context, r protocol.Request) (protocol.Result, error) {
+	h.clicks++
+	return protocol.Result{OK: true}, nil
+}
+
+type panickyHost struct{ fakeHost }
+
+func (h *panickyHost) ToggleTheme(context.Context, protocol.Request) (protocol.Result, error) {
+	panic("boom")
+}
+
+func drive(t *testing.T, f *fakeSuite, h hosts.Host, o Options) (report.HostRun, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return Drive(ctx, f, h, o, report.HostRun{Host: h.Name()})
+}
+
+func statuses(hr report.HostRun) map[string]protocol.Status {
+	m := map[string]protocol.Status{}
+	for _, c := range hr.Cases {
+		m[c.ID] = c.Status
+	}
+	return m
+}
+
+func TestDispatchResolveAndUnsupported(t *testing.T) {
+	f := newFake(map[string][]protocol.Request{
+		"a/click":  {{Kind: protocol.KindClickTrigger}, {Kind: protocol.KindClickTrigger}},
+		"a/theme":  {{Kind: protocol.KindToggleTheme, To: "dark"}},
+		"a/nohost": nil,
+	}, "a/click", "a/theme", "a/nohost")
+	h := &fakeHost{}
+	var seen []string
+	hr, err := drive(t, f, h, Options{OnCase: func(c report.Case) { seen = append(seen, c.ID) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.clicks != 2 {
+		t.Errorf("clickTrigger dispatched %d times, want 2 (once per request)", h.clicks)
+	}
+	want := map[string]protocol.Status{"a/click": "PASS", "a/theme": "SKIP", "a/nohost": "PASS"}
+	for id, st := range want {
+		if statuses(hr)[id] != st {
+			t.Errorf("%s: %s, want %s", id, statuses(hr)[id], st)
+		}
+	}
+	if a := f.answers["a/theme"]; len(a) != 1 || !a[0].Unsupported {
+		t.Errorf("toggleTheme on a host without it must answer unsupported, got %+v", a)
+	}
+	if strings.Join(seen, ",") != "a/click,a/theme,a/nohost" {
+		t.Errorf("OnCase order %v, want suite order", seen)
+	}
+	if fmt.Sprint(f.resolved) != "[1 2 3]" {
+		t.Errorf("resolved seqs %v, want 1,2,3 in order", f.resolved)
+	}
+}
+
+func TestInvalidRequestAndPanicBecomeErrorsNotCrashes(t *testing.T) {
+	f := newFake(map[string][]protocol.Request{
+		"a/bad":   {{Kind: "navigate"}},
+		"a/panic": {{Kind: protocol.KindToggleTheme, To: "dark"}},
+		"a/after": {{Kind: protocol.KindClickTrigger}},
+	}, "a/bad", "a/panic", "a/after")
+	h := &panickyHost{}
+	hr, err := drive(t, f, h, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := f.answers["a/bad"]; len(a) != 1 || a[0].OK || !strings.Contains(a[0].Error, "unknown request kind") {
+		t.Errorf("invalid request: %+v", a)
+	}
+	if a := f.answers["a/panic"]; len(a) != 1 || a[0].OK || !strings.Contains(a[0].Error, "panicked") {
+		t.Errorf("panic: %+v", a)
+	}
+	if statuses(hr)["a/after"] != protocol.StatusPass || h.clicks != 1 {
+		t.Errorf("the run did not go on after the panic: %v", statuses(hr))
+	}
+}
+
+func TestStallIsAnInfraErrorNamingTheTest(t *testing.T) {
+	f := newFake(map[string][]protocol.Request{"a/one": nil, "a/two": nil}, "a/one", "a/two")
+	f.stallAt = "a/two"
+	hr, err := drive(t, f, &fakeHost{}, Options{Stall: 200 * time.Millisecond})
+	var ie *InfraError
+	if !errors.As(err, &ie) || !errors.Is(err, ErrStalled) {
+		t.Fatalf("want a stalled InfraError, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "a/two") {
+		t.Errorf("the error does not name the stalled test: %v", err)
+	}
+	st := statuses(hr)
+	if st["a/one"] != protocol.StatusPass || st["a/two"] != protocol.StatusNotRun {
+		t.Errorf("statuses %v: finished tests keep their verdict, the rest are NOTRUN", st)
+	}
+	if hr.Infra == "" {
+		t.Error("HostRun.Infra is empty after a stall")
+	}
+}
+
+func TestSelectionAndNoTests(t *testing.T) {
+	f := newFake(nil, "a/one", "b/two", "b/three")
+	hr, err := drive(t, f, &fakeHost{}, Options{Selection: Selection{Globs: []string{"b/*"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(f.started, ",") != "b/two,b/three" || len(hr.Cases) != 2 {
+		t.Errorf("started %v, cases %d", f.started, len(hr.Cases))
+	}
+	_, err = drive(t, newFake(nil, "a/one"), &fakeHost{}, Options{Selection: Selection{Globs: []string{"zzz/*"}}})
+	if !errors.Is(err, ErrNoTests) {
+		t.Errorf("want ErrNoTests, got %v", err)
+	}
+}
+
+func TestProtocolMismatchIsInfra(t *testing.T) {
+	f := &mismatch{newFake(nil, "a/one")}
+	_, err := drive(t, f.fakeSuite, &fakeHost{}, Options{})
+	if err != nil {
+		t.Fatal(err) // same version: fine
+	}
+	_, err = Drive(context.Background(), f, &fakeHost{}, Options{}, report.HostRun{})
+	if !errors.Is(err, ErrProtocol) {
+		t.Errorf("want ErrProtocol, got %v", err)
+	}
+}
+
+type mismatch struct{ *fakeSuite }
+
+func (m *mismatch) ListTests(ctx context.Context) (protocol.SuiteList, error) {
+	l, err := m.fakeSuite.ListTests(ctx)
+	l.ProtocolVersion = "999"
+	return l, err
+}
+
+func TestCancelMarksRestNotRun(t *testing.T) {
+	f := newFake(nil, "a/one", "a/two")
+	f.stallAt = "a/one"
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	hr, err := Drive(ctx, f, &fakeHost{}, Options{}, report.HostRun{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+	for _, c := range hr.Cases {
+		if c.Status != protocol.StatusNotRun {
+			t.Errorf("%s: %s, want NOTRUN", c.ID, c.Status)
+		}
+	}
+}

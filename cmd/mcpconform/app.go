@@ -122,18 +122,22 @@ func (cfg Config) validate() error {
 func usage(err error) error { return &exitError{code: ExitUsage, err: err} }
 
 func newApp() *cli.App {
-	return &cli.App{
+	onUsage := func(c *cli.Context, err error, _ bool) error { return usage(err) }
+	app := &cli.App{
 		Name:    "mcpconform",
 		Usage:   "check an MCP Apps host against the MCP Apps extension (SEP-1865)",
 		Version: version,
 		// urfave's default handler calls os.Exit before deferred cleanup
 		// runs; main maps errors to exit codes instead.
 		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usage(err)
-		},
-		Commands: []*cli.Command{runCommand(), listCommand(), serveCommand()},
+		OnUsageError: onUsage,
+		Commands:     []*cli.Command{runCommand(), listCommand(), serveCommand()},
 	}
+	// A flag error inside a subcommand goes to the command's own handler.
+	for _, c := range app.Commands {
+		c.OnUsageError = onUsage
+	}
+	return app
 }
 
 func runCommand() *cli.Command {

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/jstemmer/go-junit-report/v2/junit"
+)
+
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcpconform-cli-")
+	if err != nil {
+		panic(err)
+	}
+	bin = filepath.Join(dir, "mcpconform")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// mcpconform runs the binary with a clean MCPCONFORM_* environment.
+func mcpconform(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "MCPCONFORM_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func TestUsageErrorsExit2WithAClearMessage(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		env  []string
+		args []string
+		want string
+	}{
+		{"unknown host", nil, []string{"run", "--host", "nope"}, `unknown host "nope": choose one of reference`},
+		{"unknown host from env", []string{"MCPCONFORM_HOST=nope"}, []string{"run"}, `unknown host "nope"`},
+		{"bad glob", nil, []string{"run", "--run", "[x"}, `--run "[x" is not a valid glob`},
+		{"bad duration flag", nil, []string{"run", "--timeout", "soon"}, `invalid value "soon" for flag -timeout`},
+		{"bad duration env", []string{"MCPCONFORM_TIMEOUT=soon"}, []string{"run"}, `environment:`},
+		{"negative duration", nil, []string{"run", "--stall", "-1s"}, `--stall must be a positive duration`},
+		{"unknown flag", nil, []string{"run", "--frobnicate"}, `flag provided but not defined: -frobnicate`},
+		{"stray argument", nil, []string{"run", "extra"}, `run takes no arguments`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := mcpconform(t, c.env, c.args...)
+			if code != ExitUsage {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, ExitUsage, stderr)
+			}
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr lacks %q:\n%s", c.want, stderr)
+			}
+		})
+	}
+}
+
+func TestNoBrowserIsInfraAndStillWritesReports(t *testing.T) {
+	dir := t.TempDir()
+	junitPath := filepath.Join(dir, "junit.xml")
+	_, stderr, code := mcpconform(t, nil, "run", "--browser", "/nonexistent/chromium", "--junit", junitPath)
+	if code != ExitInfra {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitInfra, stderr)
+	}
+	if !strings.Contains(stderr, "no Chromium found") || !strings.Contains(stderr, "apt-get install chromium") {
+		t.Errorf("stderr does not say how to fix it:\n%s", stderr)
+	}
+	b, err := os.ReadFile(junitPath)
+	if err != nil {
+		t.Fatalf("no JUnit report after an infrastructure failure: %v", err)
+	}
+	if !strings.Contains(string(b), "no Chromium found") {
+		t.Errorf("the JUnit report does not carry the infrastructure error:\n%s", b)
+	}
+}
+
+// The README's run command, end to end through the binary.
+func TestRunWritesJUnitAndTAPAndExits0(t *testing.T) {
+	dir := t.TempDir()
+	junitPath, tapPath := filepath.Join(dir, "out", "junit.xml"), filepath.Join(dir, "out", "results.tap")
+	stdout, stderr, code := mcpconform(t, nil, "run", "--junit", junitPath, "--tap", tapPath)
+	if code != ExitOK {
+		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	last := strings.TrimSpace(stdout[strings.LastIndex(strings.TrimSpace(stdout), "\n")+1:])
+	m := regexp.MustCompile(`^(\d+) passed, 0 failed, 0 skipped$`).FindStringSubmatch(last)
+	if m == nil {
+		t.Fatalf("closing line %q is not `N passed, 0 failed, 0 skipped`", last)
+	}
+	if !strings.Contains(stdout, "PASS  lifecycle/initialize-result") {
+		t.Errorf("no live line per test:\n%s", stdout)
+	}
+
+	var suites junit.Testsuites
+	b, err := os.ReadFile(junitPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.Unmarshal(b, &suites); err != nil {
+		t.Fatalf("JUnit does not parse: %v", err)
+	}
+	if len(suites.Suites) != 1 || fmt.Sprint(suites.Suites[0].Tests) != m[1] || suites.Suites[0].Failures != 0 {
+		t.Errorf("JUnit counts %+v disagree with the console (%s passed)", suites.Suites, m[1])
+	}
+
+	tap, err := os.ReadFile(tapPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(tap)), "\n")
+	if lines[0] != "TAP version 14" || lines[1] != "1.."+m[1] {
+		t.Errorf("TAP header %q %q, want version 14 and plan 1..%s", lines[0], lines[1], m[1])
+	}
+	oks := 0
+	for _, l := range lines[2:] {
+		if regexp.MustCompile(`^ok \d+ - [a-z0-9-]+/[a-z0-9-]+$`).MatchString(l) {
+			oks++
+		}
+	}
+	if fmt.Sprint(oks) != m[1] {
+		t.Errorf("TAP has %d ok lines, want %s:\n%s", oks, m[1], tap)
+	}
+}
+
+func TestRunSelectingNothingExits4(t *testing.T) {
+	_, stderr, code := mcpconform(t, nil, "run", "--run", "no-such-area/*")
+	if code != ExitNoTests {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitNoTests, stderr)
+	}
+	if !strings.Contains(stderr, "no test matched") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+func TestListPrintsTheCatalogue(t *testing.T) {
+	stdout, stderr, code := mcpconform(t, nil, "list")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"ID", "CLAUSE", "visibility/app-tool-hidden", "MUST NOT", "readModelToolList,clickTrigger,conversationContains"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("list output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "diag/") {
+		t.Errorf("diagnostics leaked into the catalogue:\n%s", stdout)
+	}
+}

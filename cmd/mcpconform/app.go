@@ -130,8 +130,14 @@ func newApp() *cli.App {
 		// urfave's default handler calls os.Exit before deferred cleanup
 		// runs; main maps errors to exit codes instead.
 		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError: onUsage,
-		Commands:     []*cli.Command{runCommand(), listCommand(), serveCommand()},
+		OnUsageError:   onUsage,
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usage(fmt.Errorf("unknown command %q: see mcpconform --help", c.Args().First()))
+			}
+			return cli.ShowAppHelp(c)
+		},
+		Commands: []*cli.Command{runCommand(), listCommand(), serveCommand()},
 	}
 	// A flag error inside a subcommand goes to the command's own handler.
 	for _, c := range app.Commands {

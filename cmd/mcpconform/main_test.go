@@ -69,6 +69,7 @@ func TestUsageErrorsExit2WithAClearMessage(t *testing.T) {
 		{"negative duration", nil, []string{"run", "--stall", "-1s"}, `--stall must be a positive duration`},
 		{"unknown flag", nil, []string{"run", "--frobnicate"}, `flag provided but not defined: -frobnicate`},
 		{"stray argument", nil, []string{"run", "extra"}, `run takes no arguments`},
+		{"unknown command", nil, []string{"frob"}, `unknown command "frob"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, stderr, code := mcpconform(t, c.env, c.args...)

@@ -26,7 +26,8 @@ import (
 //   - "model context" repeats the model context the app last provided;
 //   - anything else gets a short acknowledgement.
 type Agent struct {
-	conns []*conn
+	conns   []*conn
+	defects DefectSet
 
 	mu           sync.Mutex
 	modelContext json.RawMessage
@@ -57,7 +58,7 @@ func (a *Agent) ModelTools() []string {
 	var names []string
 	for _, c := range a.conns {
 		for _, t := range c.allTools() {
-			if slices.Contains(visibility(t), "model") {
+			if slices.Contains(visibility(t), "model") || a.defects["app-only-tools-to-model"] {
 				names = append(names, t.Name)
 			}
 		}

@@ -32,12 +32,17 @@ const (
 // Host drives the reference host in a browser page.
 type Host struct {
 	*browserhost.Base
-	srv *Server
+	srv     *Server
+	defects DefectSet
 }
 
-// New returns the reference host; Setup starts its backend.
-func New() *Host {
-	return &Host{Base: &browserhost.Base{AppFrame: []string{selAppFrame, "iframe"}}}
+// New returns the defect-free reference host; Setup starts its backend.
+func New() *Host { return NewWithDefects(nil) }
+
+// NewWithDefects returns a reference host that breaks the requirements the
+// defects name (see Defects).
+func NewWithDefects(d DefectSet) *Host {
+	return &Host{Base: &browserhost.Base{AppFrame: []string{selAppFrame, "iframe"}}, defects: d}
 }
 
 func (h *Host) Name() string { return "reference" }
@@ -52,7 +57,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if env.SecondServerURL != "" {
 		servers = append(servers, env.SecondServerURL)
 	}
-	srv, err := NewServer(ctx, ServerOptions{MCPServers: servers})
+	srv, err := NewServer(ctx, ServerOptions{MCPServers: servers, Defects: h.defects})
 	if err != nil {
 		return nil, err
 	}

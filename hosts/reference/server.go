@@ -21,8 +21,9 @@ const Version = "0.1.0"
 // Server is the reference host's backend: the host page on one origin, the
 // sandbox proxy on another, the MCP connections and the agent.
 type Server struct {
-	Agent *Agent
-	conns []*conn
+	Agent   *Agent
+	conns   []*conn
+	defects DefectSet
 
 	hostLn, sandboxLn net.Listener
 	hostSrv, sandbox  *http.Server
@@ -39,6 +40,8 @@ type ServerOptions struct {
 	// Listen is the host page's address; empty means 127.0.0.1:0. The
 	// sandbox listens on the same interface, on another port.
 	Listen string
+	// Defects make the host break requirements on purpose (self-test).
+	Defects DefectSet
 }
 
 // NewServer connects to the MCP servers and starts both origins.
@@ -46,7 +49,10 @@ func NewServer(ctx context.Context, o ServerOptions) (*Server, error) {
 	if len(o.MCPServers) == 0 {
 		return nil, errors.New("reference host: no MCP server to connect to")
 	}
-	s := &Server{}
+	s := &Server{defects: o.Defects}
+	if s.defects == nil {
+		s.defects = DefectSet{}
+	}
 	for i, u := range o.MCPServers {
 		c, err := connect(ctx, fmt.Sprintf("s%d", i), u, Version)
 		if err != nil {
@@ -55,7 +61,7 @@ func NewServer(ctx context.Context, o ServerOptions) (*Server, error) {
 		}
 		s.conns = append(s.conns, c)
 	}
-	s.Agent = &Agent{conns: s.conns}
+	s.Agent = &Agent{conns: s.conns, defects: s.defects}
 
 	addr := o.Listen
 	if addr == "" {
@@ -73,7 +79,9 @@ func NewServer(ctx context.Context, o ServerOptions) (*Server, error) {
 	}
 	s.HostURL = "http://" + s.hostLn.Addr().String()
 	sbPort := s.sandboxLn.Addr().(*net.TCPAddr).Port
-	if ip := net.ParseIP(hostIP); ip != nil && ip.IsLoopback() {
+	if s.defects["sandbox-on-host-origin"] {
+		s.SandboxURL = s.HostURL
+	} else if ip := net.ParseIP(hostIP); ip != nil && ip.IsLoopback() {
 		// A different host name makes a different site, not only origin.
 		s.SandboxURL = fmt.Sprintf("http://localhost:%d", sbPort)
 	} else {
@@ -109,8 +117,12 @@ func (s *Server) Close() error {
 
 func (s *Server) hostMux() *http.ServeMux {
 	m := http.NewServeMux()
+	if s.defects["sandbox-on-host-origin"] {
+		// The defect: the proxy is served by the host page's own origin.
+		m.Handle("GET /sandbox", s.sandboxMux())
+	}
 	m.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		html, err := hostPage(s.SandboxURL)
+		html, err := hostPage(s.SandboxURL, s.defects.List())
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -237,12 +249,15 @@ func (s *Server) appCall(ctx context.Context, req appRequest) (any, *rpcError) {
 		if err := json.Unmarshal(req.Params, &p); err != nil || p.Name == "" {
 			return nil, &rpcError{-32602, "tools/call needs params {name, arguments}"}
 		}
+		if s.defects["app-tools-blocked"] {
+			return nil, &rpcError{-32601, "this host does not let apps call tools"}
+		}
 		t := c.tool(p.Name)
 		if t == nil {
 			// Tools of other servers are not reachable from this View.
 			return nil, &rpcError{-32602, fmt.Sprintf("tool %q is not offered by this app's server", p.Name)}
 		}
-		if !slices.Contains(visibility(t), "app") {
+		if !slices.Contains(visibility(t), "app") && !s.defects["no-visibility-guard"] {
 			return nil, &rpcError{-32602, fmt.Sprintf("tool %q is not visible to apps (visibility %v)", p.Name, visibility(t))}
 		}
 		res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: p.Name, Arguments: p.Arguments})

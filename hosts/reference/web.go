@@ -61,8 +61,12 @@ func page(title, entry, bodyClass string, config any, withStyle bool) (string, e
 	return b.String(), nil
 }
 
-func hostPage(sandboxURL string) (string, error) {
+func hostPage(sandboxURL string, defects []string) (string, error) {
+	if defects == nil {
+		defects = []string{}
+	}
 	return page("mcpconform reference host", "web/host.ts", "theme-light", map[string]any{
+		"defects":    defects,
 		"sandboxURL": sandboxURL + "/sandbox",
 		"hostName":   "mcpconform-reference",
 		"version":    Version,

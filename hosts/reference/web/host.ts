@@ -4,12 +4,19 @@
 // backend (which enforces visibility), and keeps a log of every message.
 
 interface Config {
+  defects: string[];
   sandboxURL: string;
   hostName: string;
   version: string;
 }
 const config = JSON.parse(document.getElementById("config")!.textContent!) as Config;
 const sandboxOrigin = new URL(config.sandboxURL).origin;
+// Switchable defects (mcpconform run --host-defect NAME) break exactly one
+// requirement each, so the suite's self-test can prove its checks fail.
+const defect = (name: string): boolean => config.defects.includes(name);
+// Without a proxy the View is a srcdoc frame of this page with an opaque origin.
+const direct = defect("no-sandbox-proxy");
+const viewOrigin = direct ? "null" : sandboxOrigin;
 const SUPPORTED_VERSIONS = ["2026-01-26"];
 const DISPLAY_MODES = ["inline", "fullscreen"];
 
@@ -118,6 +125,7 @@ function setTheme(t: Theme): void {
   theme = t;
   document.body.className = `theme-${t}`;
   themeBtn.textContent = t === "dark" ? "Light mode" : "Dark mode";
+  if (defect("no-context-changed-on-theme")) return;
   for (const v of views) v.contextChanged({ theme, styles: styles() });
 }
 themeBtn.addEventListener("click", () => setTheme(theme === "light" ? "dark" : "light"));
@@ -148,13 +156,15 @@ class AppView {
   ) {
     const csp = launch.resource?.ui?.csp;
     const src = config.sandboxURL + (csp ? `?csp=${encodeURIComponent(JSON.stringify(csp))}` : "");
-    this.frame = el("iframe", {
-      "data-testid": "app-frame",
-      title: launch.tool.title ?? launch.tool.name,
-      // The proxy's permissions as the spec requires (S L475).
-      sandbox: "allow-scripts allow-same-origin allow-forms",
-      src,
-    });
+    this.frame = direct
+      ? el("iframe", { "data-testid": "app-frame", title: launch.tool.title ?? launch.tool.name, sandbox: "allow-scripts allow-forms", srcdoc: launch.resource?.html ?? "" })
+      : el("iframe", {
+          "data-testid": "app-frame",
+          title: launch.tool.title ?? launch.tool.name,
+          // The proxy's permissions as the spec requires (S L475).
+          sandbox: "allow-scripts allow-same-origin allow-forms",
+          src,
+        });
     const card = el("div", { class: "app-card", "data-testid": "app-card" }, el("div", { class: "app-title" }, `App · ${launch.tool.name}`), this.frame);
     after.after(card);
     views.push(this);
@@ -162,7 +172,7 @@ class AppView {
   }
 
   private post(msg: unknown): void {
-    this.frame.contentWindow?.postMessage(msg, sandboxOrigin);
+    this.frame.contentWindow?.postMessage(msg, direct ? "*" : sandboxOrigin);
   }
 
   send(msg: any): void {
@@ -209,7 +219,7 @@ class AppView {
   }
 
   private onMessage = (ev: MessageEvent): void => {
-    if (ev.source !== this.frame.contentWindow || ev.origin !== sandboxOrigin) return;
+    if (ev.source !== this.frame.contentWindow || ev.origin !== viewOrigin) return;
     const msg = ev.data;
     if (!msg || typeof msg !== "object" || msg.jsonrpc !== "2.0") return;
     if (msg.method === "ui/notifications/sandbox-proxy-ready") {
@@ -245,15 +255,22 @@ class AppView {
       switch (msg.method) {
         case "ui/initialize": {
           this.appCapabilities = p.appCapabilities ?? {};
-          const v = SUPPORTED_VERSIONS.includes(p.protocolVersion) ? p.protocolVersion : SUPPORTED_VERSIONS[0];
-          return this.reply(msg.id, {
+          let v = SUPPORTED_VERSIONS.includes(p.protocolVersion) ? p.protocolVersion : SUPPORTED_VERSIONS[0];
+          if (defect("protocol-version-wrong")) v = "0.1";
+          const info = { name: config.hostName, version: config.version };
+          const ctx = this.hostContext();
+          if (defect("host-context-mistyped")) ctx.theme = "blue";
+          this.reply(msg.id, {
             protocolVersion: v,
-            hostInfo: { name: config.hostName, version: config.version },
+            ...(defect("hostinfo-missing") ? { host: info } : { hostInfo: info }),
             hostCapabilities: this.hostCapabilities(),
-            hostContext: this.hostContext(),
+            hostContext: ctx,
           });
+          if (defect("talks-before-initialized")) this.sendToolData();
+          return;
         }
         case "ping":
+          if (defect("ping-unanswered")) return this.error(msg.id, -32601, "Method not found: ping");
           return this.reply(msg.id, {});
         case "tools/call":
         case "resources/read":
@@ -268,6 +285,7 @@ class AppView {
           const text = blocks.filter((b: any) => b?.type === "text").map((b: any) => b.text).join("\n");
           if (!text) return this.error(msg.id, -32602, "ui/message: no text content");
           this.reply(msg.id, {});
+          if (defect("message-dropped")) return;
           await userMessage(text);
           return;
         }
@@ -281,7 +299,7 @@ class AppView {
           if (url.protocol !== "http:" && url.protocol !== "https:") return this.error(msg.id, -32602, "Invalid URL: only http and https links open");
           const ok = await confirmDialog("open-link", "Open external link?", url.href);
           if (!ok) return this.error(msg.id, -32000, "The user declined to open the link");
-          window.open(url.href, "_blank", "noopener");
+          if (!defect("link-not-opened")) window.open(url.href, "_blank", "noopener");
           return this.reply(msg.id, {});
         }
         case "ui/update-model-context":
@@ -298,11 +316,34 @@ class AppView {
           return this.reply(msg.id, { mode: this.displayMode });
         }
         default:
+          if (defect("unknown-method-silent")) return;
           return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
       }
     } catch (e) {
       this.error(msg.id, -32603, e instanceof Error ? e.message : String(e));
     }
+  }
+
+  private sendToolData(): void {
+    let args = this.launch.arguments;
+    if (defect("tool-input-extra-args")) args = { ...args, injected: "by-host" };
+    let result: any = this.launch.result;
+    if (defect("structured-content-stripped")) {
+      const { structuredContent: _s, _meta: _m, ...rest } = result;
+      result = rest;
+    }
+    const input = () => this.notify("ui/notifications/tool-input", { arguments: args });
+    const output = () => {
+      if (!defect("tool-result-missing")) this.notify("ui/notifications/tool-result", result);
+    };
+    if (defect("tool-result-before-input")) {
+      output();
+      input();
+      return;
+    }
+    input();
+    if (defect("tool-input-twice")) input();
+    output();
   }
 
   private onNotification(msg: any): void {
@@ -311,8 +352,7 @@ class AppView {
         if (this.initialized) return;
         this.initialized = true;
         // Tool data only after initialized (S L485, L1106).
-        this.notify("ui/notifications/tool-input", { arguments: this.launch.arguments });
-        this.notify("ui/notifications/tool-result", this.launch.result);
+        if (!defect("talks-before-initialized")) this.sendToolData();
         return;
       case "ui/notifications/size-changed": {
         const h = Number(msg.params?.height);

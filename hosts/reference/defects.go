@@ -1,0 +1,76 @@
+package reference
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Defect makes the reference host violate exactly one requirement. The
+// suite's self-test runs the suite once per defect to prove that the check
+// for that requirement can fail.
+type Defect struct {
+	Name   string
+	Breaks string // the requirement it breaks, with its spec reference
+}
+
+// Defects is every switchable defect.
+var Defects = []Defect{
+	{"hostinfo-missing", "ui/initialize result carries hostInfo (McpUiInitializeResult; sends a pre-spec 'host' key instead)"},
+	{"protocol-version-wrong", "the requested, supported protocol version is echoed (answers \"0.1\")"},
+	{"talks-before-initialized", "nothing is sent to the View before ui/notifications/initialized (S L485)"},
+	{"tool-input-extra-args", "tool-input carries the complete, unchanged tool arguments (S L1106)"},
+	{"tool-input-twice", "tool-input is sent at most once (S L1118)"},
+	{"tool-result-before-input", "tool-input is sent before tool-result (S L1118)"},
+	{"tool-result-missing", "tool-result is sent when the tool completes (S L1155)"},
+	{"structured-content-stripped", "tool-result is the full CallToolResult, structuredContent and _meta included (S L1151)"},
+	{"ping-unanswered", "ping from the View is answered (S L508)"},
+	{"host-context-mistyped", "hostContext fields have their spec types (S L533-600; sends theme \"blue\")"},
+	{"no-context-changed-on-theme", "a theme change reaches the View as host-context-changed (S L1229)"},
+	{"app-tools-blocked", "app-visible tools are callable from the app (S L399)"},
+	{"no-visibility-guard", "tools/call from the app for a tool without \"app\" visibility is rejected (S L401)"},
+	{"app-only-tools-to-model", "tools without \"model\" visibility stay out of the agent's tool list (S L400)"},
+	{"message-dropped", "ui/message is added to the conversation (S L1033; answers {} and drops it)"},
+	{"link-not-opened", "ui/open-link opens the URL (S L996; confirms, answers {} and opens nothing)"},
+	{"no-sandbox-proxy", "a web host wraps the View in a sandbox proxy (S L472; renders the View straight into the host page)"},
+	{"sandbox-on-host-origin", "the host and the sandbox have different origins (S L474)"},
+	{"unknown-method-silent", "an unknown request gets JSON-RPC error -32601 (S L1709; never answers)"},
+}
+
+// DefectSet is a validated set of defect names.
+type DefectSet map[string]bool
+
+// ParseDefects validates names against Defects.
+func ParseDefects(names []string) (DefectSet, error) {
+	known := map[string]bool{}
+	for _, d := range Defects {
+		known[d.Name] = true
+	}
+	set := DefectSet{}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if !known[n] {
+			var all []string
+			for k := range known {
+				all = append(all, k)
+			}
+			sort.Strings(all)
+			return nil, fmt.Errorf("unknown host defect %q: see `mcpconform serve --list-defects` (one of %s)", n, strings.Join(all, ", "))
+		}
+		set[n] = true
+	}
+	return set, nil
+}
+
+// List returns the names in a stable order.
+func (s DefectSet) List() []string {
+	var out []string
+	for k := range s {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

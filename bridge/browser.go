@@ -3,11 +3,11 @@ package bridge
 import (
 	"fmt"
 	"net"
-	"net/url"
+	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
+	"time"
 
 	"github.com/mxschmitt/playwright-go"
 )
@@ -27,7 +27,10 @@ type Browser struct {
 	Browser playwright.Browser
 	Paths   Paths
 	scratch string
-	once    sync.Once
+	// blackhole is the proxy every non-loopback request is sent to: it
+	// closes each connection at once, so nothing leaves the machine.
+	blackhole net.Listener
+	once      sync.Once
 }
 
 // Launch installs the driver when needed, starts it and launches Chromium.
@@ -64,10 +67,22 @@ func Launch(o Options) (*Browser, error) {
 		os.RemoveAll(scratch)
 		return nil, fmt.Errorf("%w: %v", ErrDriver, err)
 	}
+	hole, err := blackhole()
+	if err != nil {
+		pw.Stop()
+		os.RemoveAll(scratch)
+		return nil, err
+	}
 	args := append([]string{
 		"--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--disable-dev-shm-usage",
+		// Tests and runs may only reach loopback. Chromium bypasses a proxy
+		// for loopback by itself (localhost, 127.0.0.0/8, ::1) and sends
+		// everything else, IP literals and WebSockets included, to this
+		// proxy, which refuses it. Unlike a Playwright route, this costs no
+		// driver round trip per request.
+		"--proxy-server=http://" + hole.Addr().String(),
 	}, o.ExtraArg...)
 	b, err := pw.Chromium.Launch(playwright.BrowserTypeLaunchOptions{
 		ExecutablePath: playwright.String(paths.Browser),
@@ -78,11 +93,29 @@ func Launch(o Options) (*Browser, error) {
 		IgnoreDefaultArgs: []string{"--disable-popup-blocking"},
 	})
 	if err != nil {
+		hole.Close()
 		pw.Stop()
 		os.RemoveAll(scratch)
 		return nil, fmt.Errorf("launching %s: %w", paths.Browser, err)
 	}
-	return &Browser{PW: pw, Browser: b, Paths: paths, scratch: scratch}, nil
+	return &Browser{PW: pw, Browser: b, Paths: paths, scratch: scratch, blackhole: hole}, nil
+}
+
+// blackhole is an HTTP proxy on loopback that refuses every request with
+// 403 and a message naming the blocked destination, so a blocked load is
+// easy to recognise in screenshots and console lines.
+func blackhole() (net.Listener, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("loopback guard: %w", err)
+	}
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprintf(w, "mcpconform blocked a request to %s: test browsers may only reach loopback\n", r.Host)
+	})}
+	go srv.Serve(ln)
+	return ln, nil
 }
 
 // Version is the browser's version string.
@@ -100,49 +133,14 @@ func (b *Browser) Close() error {
 		if e := b.PW.Stop(); e != nil && err == nil {
 			err = e
 		}
+		b.blackhole.Close()
 		os.RemoveAll(b.scratch)
 	})
 	return err
 }
 
-// NewContext opens an isolated browser context whose requests may only go to
-// loopback addresses: tests never send traffic off this machine.
+// NewContext opens an isolated browser context. Like every context of this
+// browser, it reaches loopback only (see Launch).
 func (b *Browser) NewContext(opts playwright.BrowserNewContextOptions) (playwright.BrowserContext, error) {
-	c, err := b.Browser.NewContext(opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := c.Route("**/*", func(r playwright.Route) {
-		if IsLoopbackURL(r.Request().URL()) {
-			_ = r.Continue()
-			return
-		}
-		_ = r.Abort("blockedbyclient")
-	}); err != nil {
-		c.Close()
-		return nil, err
-	}
-	return c, nil
-}
-
-// IsLoopbackURL reports whether u points at this machine (127.0.0.0/8, ::1,
-// localhost) or carries no network address at all (data:, blob:, about:).
-func IsLoopbackURL(u string) bool {
-	p, err := url.Parse(u)
-	if err != nil {
-		return false
-	}
-	switch p.Scheme {
-	case "data", "blob", "about":
-		return true
-	case "http", "https", "ws", "wss":
-	default:
-		return false
-	}
-	host := p.Hostname()
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return b.Browser.NewContext(opts)
 }

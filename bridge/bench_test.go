@@ -9,8 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
-	"github.com/mcpconform/mcpconform/fixtures/suite"
+	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/protocol"
@@ -31,12 +30,7 @@ func setup(b *testing.B) (*reference.Host, *bridge.Suite) {
 	b.Helper()
 	setupOnce.Do(func() {
 		ctx := context.Background()
-		html, err := suite.HTML()
-		if err != nil {
-			setupErr = err
-			return
-		}
-		fx, err := mcpserver.Listen(ctx, mcpserver.New(mcpserver.Options{SuiteHTML: html}), "")
+		fx, err := fixtures.Start(ctx)
 		if err != nil {
 			setupErr = err
 			return
@@ -47,7 +41,7 @@ func setup(b *testing.B) (*reference.Host, *bridge.Suite) {
 			return
 		}
 		benchHost = reference.New()
-		sb, err := benchHost.Setup(ctx, hosts.Env{Browser: br, ServerURL: fx.URL, AppTimeout: 30 * time.Second})
+		sb, err := benchHost.Setup(ctx, hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second})
 		if err != nil {
 			setupErr = err
 			return

@@ -17,8 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
-	"github.com/mcpconform/mcpconform/fixtures/suite"
+	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/report"
@@ -176,33 +175,6 @@ func runCommand() *cli.Command {
 	}
 }
 
-// fixtures are the MCP servers a local run serves the suite from.
-type fixtures struct {
-	main, second *mcpserver.Listener
-}
-
-func startFixtures(ctx context.Context) (*fixtures, error) {
-	html, err := suite.HTML()
-	if err != nil {
-		return nil, fmt.Errorf("building the suite: %w", err)
-	}
-	m, err := mcpserver.Listen(ctx, mcpserver.New(mcpserver.Options{SuiteHTML: html}), "")
-	if err != nil {
-		return nil, err
-	}
-	s, err := mcpserver.Listen(ctx, mcpserver.New(mcpserver.Options{Secondary: true}), "")
-	if err != nil {
-		m.Close()
-		return nil, err
-	}
-	return &fixtures{main: m, second: s}, nil
-}
-
-func (f *fixtures) Close() {
-	f.main.Close()
-	f.second.Close()
-}
-
 func runSuite(parent context.Context, cfg Config, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -223,7 +195,7 @@ func runSuite(parent context.Context, cfg Config, stdout, stderr io.Writer) erro
 
 	var runErr error
 	func() {
-		fx, err := startFixtures(ctx)
+		fx, err := fixtures.Start(ctx)
 		if err != nil {
 			runErr = &runner.InfraError{Step: "starting the fixture MCP servers", Err: err}
 			return
@@ -238,7 +210,7 @@ func runSuite(parent context.Context, cfg Config, stdout, stderr io.Writer) erro
 		h := hostFactories[cfg.Host]()
 		hr, err := runner.Run(ctx, h, runner.Options{
 			Env: hosts.Env{
-				Browser: br, ServerURL: fx.main.URL, SecondServerURL: fx.second.URL,
+				Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL,
 				AppTimeout: cfg.AppTimeout, Logf: logf,
 			},
 			Selection: runner.Selection{Globs: cfg.Run},

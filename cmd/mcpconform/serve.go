@@ -9,6 +9,7 @@ import (
 	"github.com/mxschmitt/playwright-go"
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 )
 
@@ -26,19 +27,19 @@ func serveCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			fx, err := startFixtures(ctx)
+			fx, err := fixtures.Start(ctx)
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
 			}
 			defer fx.Close()
-			srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: []string{fx.main.URL, fx.second.URL}, Listen: c.String("listen")})
+			srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: []string{fx.Main.URL, fx.Second.URL}, Listen: c.String("listen")})
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
 			}
 			defer srv.Close()
 			w := c.App.Writer
-			fmt.Fprintf(w, "fixture MCP server:   %s\n", fx.main.URL)
-			fmt.Fprintf(w, "second MCP server:    %s\n", fx.second.URL)
+			fmt.Fprintf(w, "fixture MCP server:   %s\n", fx.Main.URL)
+			fmt.Fprintf(w, "second MCP server:    %s\n", fx.Second.URL)
 			fmt.Fprintf(w, "reference host:       %s/\n", srv.HostURL)
 			fmt.Fprintf(w, "sandbox proxy origin: %s\n", srv.SandboxURL)
 			fmt.Fprintf(w, "Open the host and type %q. Ctrl-C stops.\n", reference.Prompt)

@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
-	"github.com/mcpconform/mcpconform/fixtures/suite"
+	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/protocol"
@@ -20,29 +19,19 @@ import (
 // One browser and one pair of fixture servers for the whole package, as in
 // production: starting the driver is the expensive part.
 var (
-	browser   *bridge.Browser
-	fixture   *mcpserver.Listener
-	secondary *mcpserver.Listener
+	browser *bridge.Browser
+	fx      *fixtures.Set
 )
 
 func TestMain(m *testing.M) {
 	os.Exit(func() int {
 		ctx := context.Background()
-		html, err := suite.HTML()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "suite:", err)
+		var err error
+		if fx, err = fixtures.Start(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "fixtures:", err)
 			return 1
 		}
-		if fixture, err = mcpserver.Listen(ctx, mcpserver.New(mcpserver.Options{SuiteHTML: html}), ""); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer fixture.Close()
-		if secondary, err = mcpserver.Listen(ctx, mcpserver.New(mcpserver.Options{Secondary: true}), ""); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer secondary.Close()
+		defer fx.Close()
 		if browser, err = bridge.Launch(bridge.Options{}); err != nil {
 			fmt.Fprintln(os.Stderr, "these tests drive a real Chromium; install it (apt-get install chromium) and Node >= 20:", err)
 			return 1
@@ -53,7 +42,7 @@ func TestMain(m *testing.M) {
 }
 
 func env() hosts.Env {
-	return hosts.Env{Browser: browser, ServerURL: fixture.URL, SecondServerURL: secondary.URL, AppTimeout: 30 * time.Second}
+	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second}
 }
 
 // The whole suite against the defect-free reference host: every check

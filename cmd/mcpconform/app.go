@@ -19,6 +19,7 @@ import (
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/inspector"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -30,6 +31,16 @@ var version = "0.1.0-dev"
 // hostFactories lists the built-in hosts by name.
 var hostFactories = map[string]func() hosts.Host{
 	"reference": func() hosts.Host { return reference.New() },
+	"inspector": func() hosts.Host { return inspector.New() },
+}
+
+// newHost builds the configured host; cfg was validated.
+func newHost(cfg Config) hosts.Host {
+	if len(cfg.HostDefects) > 0 {
+		set, _ := reference.ParseDefects(cfg.HostDefects)
+		return reference.NewWithDefects(set)
+	}
+	return hostFactories[cfg.Host]()
 }
 
 func hostNames() []string {
@@ -55,6 +66,8 @@ type Config struct {
 	Browser    string        `env:"BROWSER"`
 	Node       string        `env:"NODE"`
 	Quiet      bool          `env:"QUIET"`
+	// HostDefects make the reference host break requirements on purpose.
+	HostDefects []string `env:"HOST_DEFECTS"`
 }
 
 func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper) (Config, error) {
@@ -98,12 +111,23 @@ func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper
 	if c.IsSet("quiet") {
 		cfg.Quiet = c.Bool("quiet")
 	}
+	if c.IsSet("host-defect") {
+		cfg.HostDefects = c.StringSlice("host-defect")
+	}
 	return cfg, cfg.validate()
 }
 
 func (cfg Config) validate() error {
 	if _, ok := hostFactories[cfg.Host]; !ok {
 		return fmt.Errorf("unknown host %q: choose one of %s", cfg.Host, strings.Join(hostNames(), ", "))
+	}
+	if len(cfg.HostDefects) > 0 {
+		if cfg.Host != "reference" {
+			return fmt.Errorf("--host-defect applies to the reference host only, not %q", cfg.Host)
+		}
+		if _, err := reference.ParseDefects(cfg.HostDefects); err != nil {
+			return err
+		}
 	}
 	for _, g := range cfg.Run {
 		if _, err := path.Match(g, ""); err != nil {
@@ -161,6 +185,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
 			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
+			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
@@ -207,7 +232,7 @@ func runSuite(parent context.Context, cfg Config, stdout, stderr io.Writer) erro
 			return
 		}
 		defer br.Close()
-		h := hostFactories[cfg.Host]()
+		h := newHost(cfg)
 		hr, err := runner.Run(ctx, h, runner.Options{
 			Env: hosts.Env{
 				Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL,

@@ -61,7 +61,7 @@ func TestUsageErrorsExit2WithAClearMessage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown host", nil, []string{"run", "--host", "nope"}, `unknown host "nope": choose one of reference`},
+		{"unknown host", nil, []string{"run", "--host", "nope"}, `unknown host "nope": choose one of `},
 		{"unknown host from env", []string{"MCPCONFORM_HOST=nope"}, []string{"run"}, `unknown host "nope"`},
 		{"bad glob", nil, []string{"run", "--run", "[x"}, `--run "[x" is not a valid glob`},
 		{"bad duration flag", nil, []string{"run", "--timeout", "soon"}, `invalid value "soon" for flag -timeout`},
@@ -70,6 +70,10 @@ func TestUsageErrorsExit2WithAClearMessage(t *testing.T) {
 		{"unknown flag", nil, []string{"run", "--frobnicate"}, `flag provided but not defined: -frobnicate`},
 		{"stray argument", nil, []string{"run", "extra"}, `run takes no arguments`},
 		{"unknown command", nil, []string{"frob"}, `unknown command "frob"`},
+		{"unknown defect", nil, []string{"run", "--host-defect", "nope"}, `unknown host defect "nope"`},
+		{"unknown defect from env", []string{"MCPCONFORM_HOST_DEFECTS=no-visibility-guard,nope"}, []string{"run"}, `unknown host defect "nope"`},
+		{"defect on another host", nil, []string{"run", "--host", "inspector", "--host-defect", "ping-unanswered"}, `--host-defect applies to the reference host only`},
+		{"bad serve server", nil, []string{"serve", "--server", "ftp://x"}, `--server "ftp://x" is not an http(s) URL`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, stderr, code := mcpconform(t, c.env, c.args...)
@@ -172,5 +176,26 @@ func TestListPrintsTheCatalogue(t *testing.T) {
 	}
 	if strings.Contains(stdout, "diag/") {
 		t.Errorf("diagnostics leaked into the catalogue:\n%s", stdout)
+	}
+}
+
+// A defect makes exactly its check fail, and the run exits 1.
+func TestHostDefectFailsItsCheck(t *testing.T) {
+	stdout, stderr, code := mcpconform(t, nil, "run", "--host-defect", "no-visibility-guard", "--run", "visibility/*")
+	if code != ExitFailures {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFailures, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "FAIL  visibility/model-only-tool-rejected") || !strings.Contains(stdout, "PASS  visibility/app-only-tool-callable") {
+		t.Errorf("want only model-only-tool-rejected to fail:\n%s", stdout)
+	}
+	if !strings.Contains(stdout, "MUST reject tools/call requests from apps") {
+		t.Errorf("the failure does not quote the spec:\n%s", stdout)
+	}
+}
+
+func TestServeListsDefects(t *testing.T) {
+	stdout, _, code := mcpconform(t, nil, "serve", "--list-defects")
+	if code != 0 || !strings.Contains(stdout, "no-visibility-guard") || !strings.Contains(stdout, "S L401") {
+		t.Fatalf("exit %d:\n%s", code, stdout)
 	}
 }

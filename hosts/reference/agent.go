@@ -30,7 +30,7 @@ type Agent struct {
 	defects DefectSet
 
 	mu           sync.Mutex
-	modelContext json.RawMessage
+	modelContext []json.RawMessage
 }
 
 // Launch is what the page needs to show a tool's app.
@@ -71,8 +71,48 @@ func (a *Agent) ModelTools() []string {
 // update before the next user message reaches the model (S L1101).
 func (a *Agent) SetModelContext(v json.RawMessage) {
 	a.mu.Lock()
-	a.modelContext = v
-	a.mu.Unlock()
+	defer a.mu.Unlock()
+	switch {
+	case a.defects["model-context-dropped"]:
+	case a.defects["model-context-accumulates"]:
+		a.modelContext = append(a.modelContext, v)
+	default:
+		a.modelContext = []json.RawMessage{v}
+	}
+}
+
+// Sample answers sampling/createMessage deterministically: it echoes the
+// last user text, so a check can tell the answer belongs to its request.
+func (a *Agent) Sample(params json.RawMessage) (map[string]any, error) {
+	var p struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || len(p.Messages) == 0 {
+		return nil, fmt.Errorf("sampling/createMessage needs messages")
+	}
+	last := p.Messages[len(p.Messages)-1]
+	var text string
+	var block struct{ Type, Text string }
+	var blocks []struct{ Type, Text string }
+	if json.Unmarshal(last.Content, &block) == nil && block.Text != "" {
+		text = block.Text
+	} else if json.Unmarshal(last.Content, &blocks) == nil && len(blocks) > 0 {
+		text = blocks[0].Text
+	}
+	res := map[string]any{
+		"role":       "assistant",
+		"content":    map[string]any{"type": "text", "text": "reference agent heard: " + text},
+		"model":      "mcpconform-scripted-agent",
+		"stopReason": "endTurn",
+	}
+	if a.defects["sampling-invalid-result"] {
+		delete(res, "model")
+		res["content"] = "not a content block"
+	}
+	return res, nil
 }
 
 // Reply answers one user message.
@@ -93,7 +133,11 @@ func (a *Agent) Reply(ctx context.Context, text string) (string, *Launch, error)
 		if len(mc) == 0 {
 			return "The app has not provided any model context.", nil, nil
 		}
-		return "Model context from the app: " + string(mc), nil, nil
+		parts := make([]string, len(mc))
+		for i, m := range mc {
+			parts[i] = string(m)
+		}
+		return "Model context from the app: " + strings.Join(parts, " "), nil, nil
 	default:
 		return "Noted. (This is the reference host's scripted agent: ask it to run the conformance suite or to list its tools.)", nil, nil
 	}

@@ -26,9 +26,11 @@ type conn struct {
 	tools []*mcp.Tool
 }
 
-func connect(ctx context.Context, id, url, version string) (*conn, error) {
+func connect(ctx context.Context, id, url, version string, advertiseUI bool) (*conn, error) {
 	caps := &mcp.ClientCapabilities{}
-	caps.AddExtension(uiExtensionID, map[string]any{"mimeTypes": []string{uiMIMEType}})
+	if advertiseUI {
+		caps.AddExtension(uiExtensionID, map[string]any{"mimeTypes": []string{uiMIMEType}})
+	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "mcpconform-reference-host", Version: version}, &mcp.ClientOptions{Capabilities: caps})
 	s, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
 	if err != nil {

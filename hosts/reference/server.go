@@ -54,7 +54,7 @@ func NewServer(ctx context.Context, o ServerOptions) (*Server, error) {
 		s.defects = DefectSet{}
 	}
 	for i, u := range o.MCPServers {
-		c, err := connect(ctx, fmt.Sprintf("s%d", i), u, Version)
+		c, err := connect(ctx, fmt.Sprintf("s%d", i), u, Version, !s.defects["no-ui-extension"])
 		if err != nil {
 			s.Close()
 			return nil, err
@@ -142,6 +142,19 @@ func (s *Server) hostMux() *http.ServeMux {
 		s.Agent.SetModelContext(body)
 		writeJSON(w, map[string]any{})
 	})
+	m.HandleFunc("POST /api/sample", func(w http.ResponseWriter, r *http.Request) {
+		var body json.RawMessage
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&body); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		res, err := s.Agent.Sample(body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		writeJSON(w, map[string]any{"result": res})
+	})
 	m.HandleFunc("GET /api/model-tools", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, s.Agent.ModelTools())
 	})
@@ -173,7 +186,7 @@ func (s *Server) sandboxMux() *http.ServeMux {
 		w.Header().Set("Cache-Control", "no-store")
 		// The View is a srcdoc child of this document and inherits its
 		// policy, so the View runs under exactly this CSP.
-		w.Header().Set("Content-Security-Policy", buildCSP(csp)+"; frame-ancestors "+s.HostURL)
+		w.Header().Set("Content-Security-Policy", buildCSP(csp, s.defects)+"; frame-ancestors "+s.HostURL)
 		w.Write([]byte(html))
 	})
 	return m
@@ -253,6 +266,15 @@ func (s *Server) appCall(ctx context.Context, req appRequest) (any, *rpcError) {
 			return nil, &rpcError{-32601, "this host does not let apps call tools"}
 		}
 		t := c.tool(p.Name)
+		if t == nil && s.defects["cross-server-calls-allowed"] {
+			// The defect: look the tool up on every connection.
+			for _, other := range s.conns {
+				if t = other.tool(p.Name); t != nil {
+					c = other
+					break
+				}
+			}
+		}
 		if t == nil {
 			// Tools of other servers are not reachable from this View.
 			return nil, &rpcError{-32602, fmt.Sprintf("tool %q is not offered by this app's server", p.Name)}
@@ -297,10 +319,15 @@ type uiCSP struct {
 // no declaration it is the spec's restrictive default plus object-src 'none'
 // from the draft. Declared domains are sanitised so that a value can never
 // add a directive.
-func buildCSP(c *uiCSP) string {
+func buildCSP(c *uiCSP, defects DefectSet) string {
+	if defects["csp-declaration-ignored"] {
+		c = nil
+	}
 	if c == nil {
+		// base-uri does not fall back to default-src; the proxy rules ask
+		// for 'self' unless baseUriDomains are declared (S L482).
 		return "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
-			"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; object-src 'none'"
+			"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; object-src 'none'; base-uri 'self'"
 	}
 	res := strings.Join(sanitizeDomains(c.ResourceDomains), " ")
 	src := func(base string, extra string) string {
@@ -318,6 +345,19 @@ func buildCSP(c *uiCSP) string {
 	if d := sanitizeDomains(c.BaseURIDomains); len(d) > 0 {
 		base = strings.Join(d, " ")
 	}
+	if defects["csp-undeclared-connect-allowed"] {
+		connect += " *"
+	}
+	if defects["frame-src-open"] {
+		frame = "*"
+	}
+	if defects["base-uri-open"] {
+		base = "*"
+	}
+	object := "object-src 'none'"
+	if defects["object-src-missing"] {
+		object = "object-src *"
+	}
 	return strings.Join([]string{
 		"default-src 'none'",
 		"script-src " + src("'self' 'unsafe-inline'", res),
@@ -328,7 +368,7 @@ func buildCSP(c *uiCSP) string {
 		"connect-src " + connect,
 		"frame-src " + frame,
 		"base-uri " + base,
-		"object-src 'none'",
+		object,
 	}, "; ")
 }
 

@@ -16,9 +16,11 @@ const sandboxOrigin = new URL(config.sandboxURL).origin;
 const defect = (name: string): boolean => config.defects.includes(name);
 // Without a proxy the View is a srcdoc frame of this page with an opaque origin.
 const direct = defect("no-sandbox-proxy");
-const viewOrigin = direct ? "null" : sandboxOrigin;
+// A proxy without allow-same-origin has an opaque origin too.
+const opaqueProxy = direct || defect("proxy-without-same-origin");
+const viewOrigin = opaqueProxy ? "null" : sandboxOrigin;
 const SUPPORTED_VERSIONS = ["2026-01-26"];
-const DISPLAY_MODES = ["inline", "fullscreen"];
+const DISPLAY_MODES = ["inline", "fullscreen", "pip"];
 
 type Theme = "light" | "dark";
 let theme: Theme = "light";
@@ -144,8 +146,10 @@ const views: AppView[] = [];
 
 class AppView {
   readonly frame: HTMLIFrameElement;
+  readonly card: HTMLElement;
   private initialized = false;
   private appCapabilities: any = {};
+  private broken = false;
   private displayMode = "inline";
   private nextId = 1;
   private pending = new Map<number, (msg: any) => void>();
@@ -162,17 +166,17 @@ class AppView {
           "data-testid": "app-frame",
           title: launch.tool.title ?? launch.tool.name,
           // The proxy's permissions as the spec requires (S L475).
-          sandbox: "allow-scripts allow-same-origin allow-forms",
+          sandbox: defect("proxy-without-same-origin") ? "allow-scripts allow-forms" : "allow-scripts allow-same-origin allow-forms",
           src,
         });
-    const card = el("div", { class: "app-card", "data-testid": "app-card" }, el("div", { class: "app-title" }, `App · ${launch.tool.name}`), this.frame);
-    after.after(card);
+    this.card = el("div", { class: "app-card", "data-testid": "app-card", "data-mode": "inline" }, el("div", { class: "app-title" }, `App · ${launch.tool.name}`), this.frame);
+    after.after(this.card);
     views.push(this);
     window.addEventListener("message", this.onMessage);
   }
 
   private post(msg: unknown): void {
-    this.frame.contentWindow?.postMessage(msg, direct ? "*" : sandboxOrigin);
+    this.frame.contentWindow?.postMessage(msg, opaqueProxy ? "*" : sandboxOrigin);
   }
 
   send(msg: any): void {
@@ -192,9 +196,11 @@ class AppView {
     return {
       theme,
       styles: styles(),
-      displayMode: this.displayMode,
+      displayMode: defect("display-mode-unavailable") ? "maximized" : this.displayMode,
       availableDisplayModes: DISPLAY_MODES,
-      containerDimensions: { maxHeight: 6000, width: Math.round(this.frame.getBoundingClientRect().width) || 640 },
+      containerDimensions: defect("container-dimensions-both")
+        ? { height: 420, maxHeight: 6000, width: 640 }
+        : { maxHeight: 6000, width: Math.round(this.frame.getBoundingClientRect().width) || 640 },
       locale: navigator.language || "en-US",
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       userAgent: `${config.hostName}/${config.version}`,
@@ -214,6 +220,7 @@ class AppView {
       logging: {},
       message: { text: {} },
       updateModelContext: { text: {}, structuredContent: {} },
+      sampling: {},
       sandbox: csp ? { csp } : {},
     };
   }
@@ -226,11 +233,23 @@ class AppView {
       this.post({
         jsonrpc: "2.0",
         method: "ui/notifications/sandbox-resource-ready",
-        params: { html: this.launch.resource?.html ?? "", csp: this.launch.resource?.ui?.csp },
+        params: {
+          html: this.launch.resource?.html ?? "",
+          csp: this.launch.resource?.ui?.csp,
+          sandbox: defect("view-not-sandboxed") ? null : "allow-scripts allow-forms",
+        },
       });
       return;
     }
     log("← view", msg);
+    if (this.broken) return;
+    const malformed = ("method" in msg && typeof msg.method !== "string") || ("id" in msg && !["string", "number"].includes(typeof msg.id));
+    if (malformed) {
+      // Invalid frames are dropped; the session goes on (S §Security).
+      log("host", "dropped a malformed JSON-RPC frame from the View");
+      if (defect("malformed-breaks-session")) this.broken = true;
+      return;
+    }
     if (typeof msg.method === "string" && "id" in msg) {
       void this.onRequest(msg);
     } else if (typeof msg.method === "string") {
@@ -275,8 +294,10 @@ class AppView {
         case "tools/call":
         case "resources/read":
         case "resources/list": {
-          const r = await api<{ result?: unknown; error?: { code: number; message: string } }>("/api/app", { serverId: this.launch.serverId, method: msg.method, params: p });
+          if (msg.method !== "tools/call" && defect("resources-not-proxied")) return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
+          const r = await api<{ result?: any; error?: { code: number; message: string } }>("/api/app", { serverId: this.launch.serverId, method: msg.method, params: p });
           if (r.error) return this.error(msg.id, r.error.code, r.error.message);
+          if (msg.method === "tools/call" && r.result?.isError && defect("tool-error-as-rpc-error")) return this.error(msg.id, -32603, "tool failed");
           return this.reply(msg.id, r.result);
         }
         case "ui/message": {
@@ -296,23 +317,35 @@ class AppView {
           } catch {
             return this.error(msg.id, -32602, "Invalid URL");
           }
-          if (url.protocol !== "http:" && url.protocol !== "https:") return this.error(msg.id, -32602, "Invalid URL: only http and https links open");
+          if (url.protocol !== "http:" && url.protocol !== "https:" && !defect("open-link-unvalidated")) return this.error(msg.id, -32602, "Invalid URL: only http and https links open");
           const ok = await confirmDialog("open-link", "Open external link?", url.href);
           if (!ok) return this.error(msg.id, -32000, "The user declined to open the link");
           if (!defect("link-not-opened")) window.open(url.href, "_blank", "noopener");
           return this.reply(msg.id, {});
         }
         case "ui/update-model-context":
+          if (defect("update-model-context-unimplemented")) return this.error(msg.id, -32601, "Method not found: ui/update-model-context");
           await api("/api/model-context", p);
           return this.reply(msg.id, {});
+        case "sampling/createMessage": {
+          if (!Array.isArray(p.messages) || p.messages.length === 0) return this.error(msg.id, -32602, "sampling/createMessage needs messages");
+          const ok = await confirmDialog("sampling", "Let the app use the model?", "The app asks for a model completion.");
+          if (!ok) return this.error(msg.id, -32000, "The user declined the sampling request");
+          const r = await api<{ result: unknown }>("/api/sample", p);
+          return this.reply(msg.id, r.result);
+        }
         case "ui/request-display-mode": {
+          // Never switch to a mode the app did not declare (S L786); answer
+          // with the resulting mode, the current one when refused (L787-788).
           const declared: string[] | undefined = this.appCapabilities?.availableDisplayModes;
           const want = String(p.mode);
-          if (DISPLAY_MODES.includes(want) && (!declared || declared.includes(want)) && want !== this.displayMode) {
+          const allowed = DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted"));
+          if (allowed && want !== this.displayMode) {
             this.displayMode = want;
-            document.body.classList.toggle("view-fullscreen", want === "fullscreen");
-            this.contextChanged({ displayMode: want });
+            this.card.dataset.mode = want;
+            if (!defect("no-context-changed-on-display-mode")) this.contextChanged({ displayMode: want });
           }
+          if (defect("display-mode-invalid-result")) return this.reply(msg.id, { mode: "maximized" });
           return this.reply(msg.id, { mode: this.displayMode });
         }
         default:
@@ -332,7 +365,13 @@ class AppView {
       const { structuredContent: _s, _meta: _m, ...rest } = result;
       result = rest;
     }
+    // The agent streams its arguments: partial (healed) snapshots first, then
+    // the complete ones once; never a partial after that (S L1120-1136).
+    const keys = Object.keys(args);
+    const partials = keys.map((_, i) => Object.fromEntries(keys.slice(0, i).map((k) => [k, args[k]])));
+    const partial = (a: Record<string, unknown>) => this.notify("ui/notifications/tool-input-partial", { arguments: a });
     const input = () => this.notify("ui/notifications/tool-input", { arguments: args });
+    if (!defect("partial-after-input")) partials.forEach(partial);
     const output = () => {
       if (!defect("tool-result-missing")) this.notify("ui/notifications/tool-result", result);
     };
@@ -342,6 +381,7 @@ class AppView {
       return;
     }
     input();
+    if (defect("partial-after-input")) partials.forEach(partial);
     if (defect("tool-input-twice")) input();
     output();
   }
@@ -355,8 +395,10 @@ class AppView {
         if (!defect("talks-before-initialized")) this.sendToolData();
         return;
       case "ui/notifications/size-changed": {
+        // Flexible height: the View drives it, up to maxHeight (S L718).
         const h = Number(msg.params?.height);
-        if (Number.isFinite(h) && h > 0) this.frame.style.height = `${Math.min(Math.ceil(h), 6000)}px`;
+        if (defect("size-changed-ignored")) return;
+        if (Number.isFinite(h) && h > 0 && this.displayMode === "inline") this.frame.style.height = `${Math.min(Math.ceil(h), 6000)}px`;
         return;
       }
       case "notifications/message":

@@ -31,13 +31,14 @@ window.addEventListener("message", (ev: MessageEvent) => {
   }
 });
 
-function render(p: { html?: string; sandbox?: string; allow?: string }): void {
+function render(p: { html?: string; sandbox?: string | null; allow?: string }): void {
   inner?.remove();
   inner = document.createElement("iframe");
   // No allow-same-origin: the View gets an opaque origin and cannot reach
   // into this proxy's DOM to escape its CSP (the choice MCP Inspector v2
   // also makes; the spec's MUST covers only the proxy's own sandbox).
-  inner.setAttribute("sandbox", p.sandbox ?? "allow-scripts allow-forms");
+  // null is the host asking for no sandbox at all (only a defect does).
+  if (p.sandbox !== null) inner.setAttribute("sandbox", p.sandbox ?? "allow-scripts allow-forms");
   if (p.allow) inner.setAttribute("allow", p.allow);
   inner.style.cssText = "border:0;width:100%;height:100%;display:block";
   inner.srcdoc = p.html ?? "";

@@ -1,0 +1,400 @@
+// Package inspector drives MCP Inspector v2 (@modelcontextprotocol/inspector,
+// pinned to Version), a real MCP Apps host written by others on top of the
+// ext-apps AppBridge, so that `mcpconform run --host inspector` runs the suite
+// inside it.
+//
+// By default the driver installs the Inspector with npm into
+// ~/.cache/mcpconform/inspector-<Version> on first use and starts its web
+// client on free loopback ports with a throwaway HOME and a random API token;
+// with MCPCONFORM_INSPECTOR_URL (and MCPCONFORM_INSPECTOR_TOKEN) it attaches
+// to one already running. It connects the Inspector to the fixture server
+// over Streamable HTTP through the Inspector's own deep link, opens the
+// conformance app from the Apps tab with a real click, and binds to the suite
+// in the View (host page → sandbox proxy iframe → srcdoc View iframe).
+//
+// Capabilities, each backed by something the Inspector really does: real
+// clicks, its own colour-scheme toggle, the native confirm() it shows before
+// ui/download-file, new tabs from ui/open-link, the host DOM around the View,
+// and console lines. It has no agent and no conversation, so
+// conversationContains and readModelToolList are absent and those checks
+// skip.
+package inspector
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
+	"github.com/mcpconform/mcpconform/protocol"
+)
+
+// Selectors of the Inspector 2.12.0 web client.
+const (
+	selStatus      = `[data-testid="connection-status"]`
+	selOpenApp     = `[data-testid="open-app"]`
+	selAppsForm    = `[data-testid="apps-form"]`
+	selAppFrame    = `[data-testid="apps-form"] iframe`
+	selAppsError   = `[data-testid="apps-error"]`
+	selThemeToggle = `button[aria-label="Toggle color scheme"]`
+	// The colour scheme Mantine applies, on <html>.
+	attrScheme = "data-mantine-color-scheme"
+	// The prompt of the Inspector's window.confirm before a download.
+	downloadPrompt = "wants to download or open"
+)
+
+// Options configure the driver; the zero value is what the CLI uses.
+type Options struct {
+	// Prefix is the npm install prefix (default ~/.cache/mcpconform/inspector-<Version>).
+	Prefix string
+	// Getenv reads MCPCONFORM_INSPECTOR_URL and _TOKEN (default os.Getenv).
+	Getenv func(string) string
+	// StartTimeout bounds the Inspector's start until its ports answer
+	// (default 60s); InstallTimeout bounds the npm install (default 5m).
+	StartTimeout, InstallTimeout time.Duration
+}
+
+// Host drives MCP Inspector v2 in a browser page.
+type Host struct {
+	*browserhost.Base
+	opts   Options
+	inst   *instance
+	server string
+	logf   func(string, ...any)
+
+	mu      sync.Mutex
+	dialogs []seenDialog // native dialogs shown by the host page
+	dialogC chan struct{}
+}
+
+type seenDialog struct {
+	Type, Message string
+	Accepted      bool
+	consumed      bool
+}
+
+// New returns the Inspector driver with default options.
+func New() *Host { return NewWithOptions(Options{}) }
+
+// NewWithOptions returns an Inspector driver.
+func NewWithOptions(o Options) *Host {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Prefix == "" {
+		o.Prefix = defaultPrefix()
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = 60 * time.Second
+	}
+	if o.InstallTimeout <= 0 {
+		o.InstallTimeout = 5 * time.Minute
+	}
+	return &Host{
+		Base:    &browserhost.Base{AppFrame: []string{selAppFrame, "iframe"}},
+		opts:    o,
+		dialogC: make(chan struct{}, 1),
+	}
+}
+
+func (h *Host) Name() string { return "inspector" }
+
+// PID is the process group of the Inspector this driver started (0 when it
+// attached to one or has not started one).
+func (h *Host) PID() int {
+	if h.inst == nil {
+		return 0
+	}
+	return h.inst.proc.PID()
+}
+
+// URL is the Inspector's web UI, once Setup has found or started it.
+func (h *Host) URL() string {
+	if h.inst == nil {
+		return ""
+	}
+	return h.inst.URL
+}
+
+// Setup finds or starts the Inspector, connects it to the fixture server,
+// opens the conformance app and binds to the suite.
+func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, error) {
+	h.logf = env.Logf
+	if h.logf == nil {
+		h.logf = func(string, ...any) {}
+	}
+	if env.ServerURL == "" {
+		return nil, errors.New("no fixture server URL")
+	}
+	h.server = env.ServerURL
+	inst, err := h.instance(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	h.inst = inst
+	if err := h.Open(env, playwright.BrowserNewContextOptions{}); err != nil {
+		return nil, err
+	}
+	h.Page.OnDialog(h.onDialog)
+	timeout := env.AppTimeout
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	if err := h.openApp(ctx, timeout); err != nil {
+		return nil, err
+	}
+	return h.Bind(ctx, timeout)
+}
+
+func (h *Host) instance(ctx context.Context, env hosts.Env) (*instance, error) {
+	if u := h.opts.Getenv(EnvURL); u != "" {
+		inst, err := attach(ctx, u, h.opts.Getenv(EnvToken))
+		if err != nil {
+			return nil, err
+		}
+		h.logf("using the MCP Inspector at %s (%s)", inst.URL, EnvURL)
+		return inst, nil
+	}
+	node := ""
+	if env.Browser != nil {
+		node = env.Browser.Paths.Node
+	}
+	if node == "" {
+		node = "node"
+	}
+	if !installed(h.opts.Prefix) {
+		npm, err := findNPM(node)
+		if err != nil {
+			return nil, err
+		}
+		ictx, cancel := context.WithTimeout(ctx, h.opts.InstallTimeout)
+		err = install(ictx, npm, h.opts.Prefix, h.logf)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+	}
+	t0 := time.Now()
+	inst, err := start(ctx, node, h.opts.Prefix, h.opts.StartTimeout)
+	if err != nil {
+		return nil, err
+	}
+	h.logf("started MCP Inspector %s at %s (pid %d) in %s", Version, inst.URL, inst.proc.PID(), time.Since(t0).Round(time.Millisecond))
+	return inst, nil
+}
+
+// appURL is the Inspector's deep link: connect to the server over
+// Streamable HTTP, switch to the Apps tab, select the suite tool and
+// pre-fill its form with a fresh nonce.
+func (h *Host) appURL(serverURL string) string {
+	args, _ := json.Marshal(map[string]string{"nonce": randomHex(16)})
+	q := url.Values{}
+	q.Set("serverUrl", serverURL)
+	q.Set("transport", "http")
+	q.Set("autoConnect", h.inst.Token)
+	q.Set("openApp", mcpserver.ToolSuite)
+	q.Set("appArgs", base64.RawURLEncoding.EncodeToString(args))
+	return h.inst.URL + "/?" + q.Encode()
+}
+
+// openApp loads the deep link, waits for the connection and clicks Open App.
+func (h *Host) openApp(ctx context.Context, timeout time.Duration) error {
+	ms := float64(timeout.Milliseconds())
+	if _, err := h.Page.Goto(h.appURL(h.serverURL()), playwright.PageGotoOptions{Timeout: &ms}); err != nil {
+		return fmt.Errorf("opening the Inspector at %s: %w", h.inst.URL, err)
+	}
+	// Connected, or an error the Inspector shows: whichever comes first.
+	if _, err := h.Page.WaitForFunction(`(sel) => {
+		const e = document.querySelector(sel);
+		if (!e) return false;
+		const s = e.getAttribute("data-status");
+		return s === "connected" || s === "error" || !!e.getAttribute("data-error-message");
+	}`, selStatus, playwright.PageWaitForFunctionOptions{Timeout: &ms}); err != nil {
+		st, _ := h.Page.Locator(selStatus).GetAttribute("data-status", playwright.LocatorGetAttributeOptions{Timeout: playwright.Float(1000)})
+		return fmt.Errorf("the Inspector did not connect to %s within %s (status %q; does the token match?): %w", h.serverURL(), timeout, st, err)
+	}
+	status := h.Page.Locator(selStatus)
+	if st, _ := status.GetAttribute("data-status"); st != "connected" {
+		msg, _ := status.GetAttribute("data-error-message")
+		return fmt.Errorf("the Inspector could not connect to %s: status %q: %s", h.serverURL(), st, msg)
+	}
+	return h.clickOpenApp(timeout)
+}
+
+func (h *Host) serverURL() string { return h.server }
+
+// clickOpenApp clicks the Inspector's Open App button and waits for the app
+// iframe, or the Inspector's own "App failed to load" panel.
+func (h *Host) clickOpenApp(timeout time.Duration) error {
+	ms := float64(timeout.Milliseconds())
+	if err := h.Page.Locator(selOpenApp).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
+		return fmt.Errorf("clicking Open App for %s: %w", mcpserver.ToolSuite, err)
+	}
+	either := h.Page.Locator(selAppFrame + ", " + selAppsError).First()
+	if err := either.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateAttached, Timeout: &ms}); err != nil {
+		return fmt.Errorf("the Inspector showed no app frame within %s: %w", timeout, err)
+	}
+	if n, _ := h.Page.Locator(selAppsError).Count(); n > 0 {
+		txt, _ := h.Page.Locator(selAppsError).InnerText()
+		return fmt.Errorf("the Inspector could not open %s: %s", mcpserver.ToolSuite, strings.TrimSpace(txt))
+	}
+	return nil
+}
+
+// Teardown closes the browser context and stops the Inspector it started
+// (its whole process group); an attached Inspector is left running.
+func (h *Host) Teardown(ctx context.Context) error {
+	err := h.Close()
+	if h.inst != nil && h.inst.proc != nil {
+		if e := h.inst.proc.Stop(3 * time.Second); e != nil && err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// onDialog handles the host page's native dialogs at once: the renderer
+// (and with it the View, in the same process) is blocked while one is open,
+// so waiting for the suite to ask first would deadlock. The Inspector's
+// download confirmation is accepted, as the user the suite stands for would;
+// any other dialog is dismissed. ConfirmDialog reports what was shown.
+func (h *Host) onDialog(d playwright.Dialog) {
+	msg := d.Message()
+	accept := d.Type() == "confirm" && strings.Contains(msg, downloadPrompt)
+	go func() {
+		if accept {
+			d.Accept()
+		} else {
+			d.Dismiss()
+		}
+	}()
+	h.mu.Lock()
+	if len(h.dialogs) < 100 {
+		h.dialogs = append(h.dialogs, seenDialog{Type: d.Type(), Message: msg, Accepted: accept})
+	}
+	h.mu.Unlock()
+	select {
+	case h.dialogC <- struct{}{}:
+	default:
+	}
+}
+
+// ClickTrigger clicks the suite's trigger button for real. The Inspector
+// has no composer, so there is never a drafted message to commit.
+func (h *Host) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.Click(ctx)
+}
+
+// ConfirmDialog reports the Inspector's confirmation of that kind. Only
+// ui/download-file asks (window.confirm, accepted as it appears, see
+// onDialog); ui/open-link opens a tab without asking and sampling has no
+// dialog this driver can reach, so those answer unsupported with the reason.
+func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	switch req.Dialog {
+	case protocol.DialogDownload:
+	case protocol.DialogOpenLink:
+		r := protocol.Unsupported(req.Kind)
+		r.Error += " (MCP Inspector " + Version + " opens links without a confirmation dialog)"
+		return r, nil
+	default:
+		r := protocol.Unsupported(req.Kind)
+		r.Error += fmt.Sprintf(" (no %s dialog in the Inspector driver)", req.Dialog)
+		return r, nil
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		h.mu.Lock()
+		for i := range h.dialogs {
+			d := &h.dialogs[i]
+			if !d.consumed && d.Accepted {
+				d.consumed = true
+				h.mu.Unlock()
+				return protocol.Result{OK: true, Value: mustJSON(d.Message)}, nil
+			}
+		}
+		h.mu.Unlock()
+		wait := time.Until(deadline)
+		if wait <= 0 {
+			return protocol.Result{OK: false, Error: "no download confirmation appeared within 5s"}, nil
+		}
+		select {
+		case <-ctx.Done():
+			return protocol.Result{}, ctx.Err()
+		case <-h.dialogC:
+		case <-time.After(wait):
+		}
+	}
+}
+
+// CheckLinkOpen reports whether a new tab opened the URL.
+func (h *Host) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.LinkOpened(ctx, req.URL, 5*time.Second)
+}
+
+// ToggleTheme clicks the Inspector's own colour-scheme button until <html>
+// carries the wanted scheme.
+func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	html := h.Page.Locator("html")
+	for i := 0; i < 3; i++ {
+		cur, err := html.GetAttribute(attrScheme)
+		if err != nil {
+			return protocol.Result{}, err
+		}
+		if cur == req.To {
+			return protocol.Result{OK: true}, nil
+		}
+		if err := h.Page.Locator(selThemeToggle).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(5000)}); err != nil {
+			return protocol.Result{}, fmt.Errorf("clicking the Inspector's theme toggle: %w", err)
+		}
+		// Condition wait for the attribute to flip.
+		if _, err := h.Page.WaitForFunction(`([a, was]) => document.documentElement.getAttribute(a) !== was`,
+			[]any{attrScheme, cur}, playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(5000)}); err != nil {
+			return protocol.Result{OK: false, Error: fmt.Sprintf("the theme toggle did not change %s from %q: %v", attrScheme, cur, err)}, nil
+		}
+	}
+	return protocol.Result{OK: false, Error: "the theme toggle did not reach " + req.To}, nil
+}
+
+// InspectFrame reports the attributes of the View's iframe and of the
+// sandbox proxy iframe around it, read from the host DOM.
+func (h *Host) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.Inspect(ctx)
+}
+
+// ReadConsole waits for console lines matching the pattern.
+func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
+}
+
+// ResetIsolation returns the Inspector to a neutral state between manual
+// tests: closes tabs the tests opened, forgets native dialogs, closes
+// Inspector modals and restores the light scheme. It does not reopen the
+// app: the suite that asks runs inside it, and reopening would end the run.
+func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	h.mu.Lock()
+	h.dialogs = nil
+	h.mu.Unlock()
+	if r, err := h.Reset(ctx); err != nil || !r.OK {
+		return r, err
+	}
+	return h.ToggleTheme(ctx, protocol.Request{Kind: protocol.KindToggleTheme, To: "light"})
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,424 @@
+//go:build unix
+
+package inspector
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+// One browser and one pair of fixture servers for the whole package, as in
+// production. The Inspector itself is installed (first use) and started by
+// the driver under test.
+var (
+	browser *bridge.Browser
+	fx      *fixtures.Set
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		ctx := context.Background()
+		var err error
+		if fx, err = fixtures.Start(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "fixtures:", err)
+			return 1
+		}
+		defer fx.Close()
+		if browser, err = bridge.Launch(bridge.Options{}); err != nil {
+			fmt.Fprintln(os.Stderr, "these tests drive a real Chromium; install it (apt-get install chromium) and Node >= 20:", err)
+			return 1
+		}
+		defer browser.Close()
+		return m.Run()
+	}())
+}
+
+func env() hosts.Env {
+	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 60 * time.Second}
+}
+
+// What the review of every non-PASS on Inspector 2.12.0 found (see
+// README.md). A check not named here must PASS.
+var (
+	// Expected failures: each must also be an entry of expectations/inspector.yaml.
+	wantFail = map[string]string{
+		"visibility/model-only-tool-rejected": "received 1 call(s) of the model-only tool model_only_probe",
+	}
+	// Honest skips: the Inspector lacks what the check needs.
+	wantSkip = map[string]string{
+		"sizing/size-changed-applied":     "fixed height 650: the host controls the size",
+		"visibility/app-tool-hidden":      "unsupported: conversationContains",
+		"visibility/cross-server-blocked": "the host is not connected to the second fixture server",
+		"messages/add-to-conversation":    "unsupported: conversationContains",
+		"model-context/next-turn":         "the host does not advertise hostCapabilities.updateModelContext",
+		"model-context/last-wins":         "the host does not advertise hostCapabilities.updateModelContext",
+		"sampling/create-message":         "the host does not advertise hostCapabilities.sampling",
+	}
+)
+
+// The whole suite against a real Inspector the driver installs and starts:
+// every check ends as reviewed, and no Inspector process outlives Teardown.
+func TestSuiteOnInspector(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	exp := readExpectations(t)
+	failIDs := make([]string, 0, len(wantFail))
+	for id := range wantFail {
+		failIDs = append(failIDs, id)
+	}
+	sort.Strings(failIDs)
+	var yamlIDs []string
+	for _, e := range exp {
+		yamlIDs = append(yamlIDs, e.ID)
+		if !strings.HasPrefix(e.Reason, "host bug") && !strings.HasPrefix(e.Reason, "spec ambiguity") {
+			t.Errorf("expectations/inspector.yaml %s: the reason must start with 'host bug' or 'spec ambiguity': %q", e.ID, e.Reason)
+		}
+	}
+	sort.Strings(yamlIDs)
+	if !reflect.DeepEqual(failIDs, yamlIDs) {
+		t.Errorf("expectations/inspector.yaml lists %v, the reviewed failures are %v", yamlIDs, failIDs)
+	}
+
+	h := New()
+	start := time.Now()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: env(), Stall: 2 * time.Minute, Logf: t.Logf})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	t.Logf("suite on MCP Inspector %s: %d checks in %s", Version, len(hr.Cases), time.Since(start).Round(time.Millisecond))
+	if hr.HostName != "MCP Inspector" {
+		t.Errorf("hostInfo.name %q: not the Inspector's", hr.HostName)
+	}
+	seen := map[string]bool{}
+	for _, c := range hr.Cases {
+		seen[c.ID] = true
+		want, why := protocol.StatusPass, ""
+		if m, ok := wantFail[c.ID]; ok {
+			want, why = protocol.StatusFail, m
+		} else if m, ok := wantSkip[c.ID]; ok {
+			want, why = protocol.StatusSkip, m
+		}
+		if c.Status != want || !strings.Contains(c.Message, why) {
+			t.Errorf("%s: got %s %q, reviewed %s %q", c.ID, c.Status, c.Message, want, why)
+		}
+	}
+	for _, m := range []map[string]string{wantFail, wantSkip} {
+		for id := range m {
+			if !seen[id] {
+				t.Errorf("%s was reviewed but is no longer in the suite: update the review", id)
+			}
+		}
+	}
+	assertStopped(t, h)
+}
+
+// The capabilities the suite does not (yet) exercise end to end, on one
+// Inspector; then a second driver attaches to that Inspector through
+// MCPCONFORM_INSPECTOR_URL and must leave it running.
+func TestCapabilitiesAndAttach(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	h := New()
+	sb, err := h.Setup(ctx, env())
+	if err != nil {
+		h.Teardown(ctx)
+		t.Fatal(err)
+	}
+	defer h.Teardown(ctx)
+	suite := sb.(*bridge.Suite)
+
+	t.Run("download confirmation", func(t *testing.T) {
+		// The View asks for a download; the Inspector shows window.confirm,
+		// which the driver accepts and reports.
+		const req = `new Promise((resolve) => {
+			const id = "mcpconform-download-1";
+			addEventListener("message", (e) => { if (e.source === parent && e.data && e.data.id === id) resolve(e.data); });
+			parent.postMessage({ jsonrpc: "2.0", id, method: "ui/download-file", params: { contents: [
+				{ type: "resource", resource: { uri: "file:///mcpconform.txt", mimeType: "text/plain", text: "mcpconform" } } ] } }, "*");
+		})`
+		c, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		var resp struct {
+			Result *struct {
+				IsError bool `json:"isError"`
+			} `json:"result"`
+			Error any `json:"error"`
+		}
+		if err := suite.Evaluator().EvalInto(c, req, &resp); err != nil {
+			t.Fatal(err)
+		}
+		if resp.Result == nil || resp.Result.IsError {
+			t.Fatalf("ui/download-file after the confirmation: %+v", resp)
+		}
+		r, err := h.ConfirmDialog(ctx, protocol.Request{Kind: protocol.KindConfirmDialog, Dialog: protocol.DialogDownload})
+		if err != nil || !r.OK || !strings.Contains(string(r.Value), downloadPrompt) {
+			t.Fatalf("confirmDialog(download): %v %+v", err, r)
+		}
+		// That dialog is spent: no second confirmation is invented.
+		r, err = h.ConfirmDialog(ctx, protocol.Request{Kind: protocol.KindConfirmDialog, Dialog: protocol.DialogDownload})
+		if err != nil || r.OK {
+			t.Fatalf("second confirmDialog(download) without a dialog: %v %+v", err, r)
+		}
+		r, _ = h.ConfirmDialog(ctx, protocol.Request{Kind: protocol.KindConfirmDialog, Dialog: protocol.DialogOpenLink})
+		if !r.Unsupported {
+			t.Fatalf("confirmDialog(open-link): the Inspector has no such dialog, got %+v", r)
+		}
+	})
+
+	t.Run("console", func(t *testing.T) {
+		r, err := h.ReadConsole(ctx, protocol.Request{Kind: protocol.KindReadConsole, Pattern: `ui/initialize`, TimeoutMs: 5000})
+		if err != nil || !r.OK {
+			t.Fatalf("readConsole: %v %+v", err, r)
+		}
+		r, err = h.ReadConsole(ctx, protocol.Request{Kind: protocol.KindReadConsole, Pattern: `no such line \d{40}`, TimeoutMs: 200})
+		if err != nil || r.OK {
+			t.Fatalf("readConsole of an absent line: %v %+v", err, r)
+		}
+	})
+
+	t.Run("frames", func(t *testing.T) {
+		r, err := h.InspectFrame(ctx, protocol.Request{Kind: protocol.KindInspectFrame})
+		if err != nil || !r.OK {
+			t.Fatalf("inspectFrame: %v %+v", err, r)
+		}
+		var fi browserhost.FrameInfo
+		if err := json.Unmarshal(r.Value, &fi); err != nil {
+			t.Fatal(err)
+		}
+		// What the Inspector really does: an unsandboxed proxy iframe on the
+		// sandbox port, and a srcdoc View without allow-same-origin.
+		if _, ok := fi.Outer["sandbox"]; ok || !strings.HasSuffix(fi.Outer["src"], "/sandbox") {
+			t.Errorf("outer iframe: %v", fi.Outer)
+		}
+		if sb := fi.Inner["sandbox"]; !strings.Contains(sb, "allow-scripts") || strings.Contains(sb, "allow-same-origin") || fi.Inner["srcdoc"] == "" {
+			t.Errorf("inner iframe: %v", fi.Inner)
+		}
+	})
+
+	t.Run("theme and reset", func(t *testing.T) {
+		for _, to := range []string{"dark", "light", "dark"} {
+			r, err := h.ToggleTheme(ctx, protocol.Request{Kind: protocol.KindToggleTheme, To: to})
+			if err != nil || !r.OK {
+				t.Fatalf("toggleTheme %s: %v %+v", to, err, r)
+			}
+			if got, _ := h.Page.Locator("html").GetAttribute(attrScheme); got != to {
+				t.Fatalf("after toggleTheme %s the Inspector's scheme is %q", to, got)
+			}
+		}
+		r, err := h.ResetIsolation(ctx, protocol.Request{Kind: protocol.KindResetIsolation})
+		if err != nil || !r.OK {
+			t.Fatalf("resetIsolation: %v %+v", err, r)
+		}
+		if got, _ := h.Page.Locator("html").GetAttribute(attrScheme); got != "light" {
+			t.Fatalf("after resetIsolation the scheme is %q, want light", got)
+		}
+		// The app (and the suite in it) survives a reset.
+		if _, err := suite.ListTests(ctx); err != nil {
+			t.Fatalf("the suite is gone after resetIsolation: %v", err)
+		}
+	})
+
+	t.Run("attach with a wrong token", func(t *testing.T) {
+		vars := map[string]string{EnvURL: h.URL(), EnvToken: "not-" + h.inst.Token}
+		h3 := NewWithOptions(Options{Getenv: func(k string) string { return vars[k] }})
+		start := time.Now()
+		_, err := h3.Setup(ctx, env())
+		h3.Teardown(ctx)
+		if !errors.Is(err, ErrBadToken) || !strings.Contains(err.Error(), EnvToken) {
+			t.Fatalf("want an error naming %s, got %v", EnvToken, err)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("a wrong token took %s to notice", d)
+		}
+	})
+
+	t.Run("attach", func(t *testing.T) {
+		vars := map[string]string{EnvURL: h.URL(), EnvToken: h.inst.Token}
+		h2 := NewWithOptions(Options{Getenv: func(k string) string { return vars[k] }})
+		hr, err := runner.Run(ctx, h2, runner.Options{Env: env(), Selection: runner.Selection{Globs: []string{"lifecycle/*"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hr.Cases) < 5 {
+			t.Fatalf("only %d lifecycle checks ran", len(hr.Cases))
+		}
+		for _, c := range hr.Cases {
+			if c.Status != protocol.StatusPass {
+				t.Errorf("%s: %s %s", c.ID, c.Status, c.Message)
+			}
+		}
+		if h2.PID() != 0 {
+			t.Errorf("the attaching driver started an Inspector (pid %d)", h2.PID())
+		}
+		// Not ours to stop: the attached Inspector still runs.
+		if !groupAlive(h.PID()) || probe(ctx, h.URL()+"/", true) != nil {
+			t.Fatal("tearing down the attached driver stopped the Inspector it attached to")
+		}
+	})
+
+	if err := h.Teardown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	assertStopped(t, h)
+}
+
+// A missing or unreachable Inspector fails Setup at once, naming the
+// variable to fix.
+func TestAttachFailsFast(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+	for _, tc := range []struct {
+		name, url, token, want string
+	}{
+		{"closed port", closed, "tok", EnvURL},
+		{"no token", closed, "", EnvToken},
+		{"not a URL", "127.0.0.1:1", "tok", EnvURL},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(EnvURL, tc.url)
+			t.Setenv(EnvToken, tc.token)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			h := New()
+			start := time.Now()
+			hr, err := runner.Run(ctx, h, runner.Options{Env: env()})
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("failing took %s", d)
+			}
+			var ie *runner.InfraError
+			if !errors.As(err, &ie) || !errors.Is(err, runner.ErrHostSetup) {
+				t.Fatalf("want a host-setup infrastructure error, got %v", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(hr.Infra, tc.want) {
+				t.Fatalf("the error does not name %s: %v", tc.want, err)
+			}
+			if h.PID() != 0 {
+				t.Fatalf("an Inspector was started (pid %d) although %s was set", h.PID(), EnvURL)
+			}
+		})
+	}
+}
+
+// A failing npm install leaves no half-filled install prefix behind.
+func TestInstallFailureLeavesNoPrefix(t *testing.T) {
+	falseBin, err := exec.LookPath("false")
+	if err != nil {
+		t.Skip("no false(1)")
+	}
+	dir := t.TempDir()
+	prefix := filepath.Join(dir, "inspector-"+Version)
+	err = install(context.Background(), falseBin, prefix, t.Logf)
+	if !errors.Is(err, ErrInstall) {
+		t.Fatalf("want ErrInstall, got %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("left behind: %v", ents)
+	}
+	if installed(prefix) {
+		t.Fatal("a failed install counts as installed")
+	}
+}
+
+// assertStopped checks that the Inspector h started is gone: no process of
+// its group, and nothing on its port.
+func assertStopped(t *testing.T, h *Host) {
+	t.Helper()
+	pid := h.PID()
+	if pid == 0 {
+		t.Fatal("the driver started no Inspector")
+	}
+	if groupAlive(pid) {
+		t.Errorf("processes of the Inspector's group %d survive Teardown", pid)
+	}
+	if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil {
+		t.Errorf("the Inspector (pid %d) survives Teardown", pid)
+	}
+	u := strings.TrimPrefix(h.URL(), "http://")
+	if c, err := net.DialTimeout("tcp", u, time.Second); err == nil {
+		c.Close()
+		t.Errorf("something still listens on the Inspector's port %s", u)
+	}
+	if _, err := os.Stat(h.inst.proc.home); !os.IsNotExist(err) {
+		t.Errorf("the throwaway HOME %s was not removed", h.inst.proc.home)
+	}
+}
+
+type expectation struct {
+	ID, Reason string
+	Allow      []string
+}
+
+// readExpectations reads this host's entries from expectations/inspector.yaml
+// (a mapping from host name to a list of {id, reason, allow?}); it accepts
+// exactly the layout that file uses.
+func readExpectations(t *testing.T) []expectation {
+	t.Helper()
+	f, err := os.Open(filepath.Join("..", "..", "expectations", "inspector.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []expectation
+	host := ""
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		trim := strings.TrimSpace(line)
+		if trim == "" || strings.HasPrefix(trim, "#") {
+			continue
+		}
+		key, val, ok := strings.Cut(strings.TrimPrefix(trim, "- "), ":")
+		if !ok {
+			t.Fatalf("inspector.yaml:%d: not a key: value line: %q", n, line)
+		}
+		val = strings.TrimSpace(val)
+		if strings.HasPrefix(val, `"`) {
+			if val, err = strconv.Unquote(val); err != nil {
+				t.Fatalf("inspector.yaml:%d: bad string: %v", n, err)
+			}
+		}
+		switch {
+		case !strings.HasPrefix(line, " "):
+			host = key
+		case host != "inspector":
+		case strings.HasPrefix(trim, "- ") && key == "id":
+			out = append(out, expectation{ID: val})
+		case len(out) > 0 && key == "reason":
+			out[len(out)-1].Reason = val
+		case len(out) > 0 && key == "allow":
+			for _, s := range strings.Split(strings.Trim(val, "[]"), ",") {
+				out[len(out)-1].Allow = append(out[len(out)-1].Allow, strings.TrimSpace(s))
+			}
+		default:
+			t.Fatalf("inspector.yaml:%d: unexpected %q", n, line)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("expectations/inspector.yaml has no entries for inspector")
+	}
+	return out
+}

@@ -230,8 +230,11 @@ type Poll struct {
 	RunningID string       `json:"runningId,omitempty"`
 	Request   *Request     `json:"request,omitempty"`
 	Results   []TestResult `json:"results"`
-	// HostInfo is what the host answered in ui/initialize, for the reports.
-	HostInfo json.RawMessage `json:"hostInfo,omitempty"`
+	// HostInfo, HostCapabilities and HostContext are what the host answered
+	// in ui/initialize, for the reports.
+	HostInfo         json.RawMessage `json:"hostInfo,omitempty"`
+	HostCapabilities json.RawMessage `json:"hostCapabilities,omitempty"`
+	HostContext      json.RawMessage `json:"hostContext,omitempty"`
 }
 
 // TriggerInfo is what trigger() returns: where the suite's trigger button is

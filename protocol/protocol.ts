@@ -90,6 +90,8 @@ export interface Poll {
   request?: ParkedRequest | null;
   results: TestResult[];
   hostInfo?: unknown;
+  hostCapabilities?: unknown;
+  hostContext?: unknown;
 }
 
 // What the runner needs to deliver a real click to the trigger button without

@@ -9,9 +9,12 @@ import (
 )
 
 func consoleOutput(color bool) []byte {
+	return consoleRun(twoHostRun(), color)
+}
+
+func consoleRun(run Run, color bool, opts ...ConsoleOption) []byte {
 	var buf bytes.Buffer
-	c := NewConsole(&buf, color)
-	run := twoHostRun()
+	c := NewConsole(&buf, color, opts...)
 	for _, h := range run.Hosts {
 		for _, tc := range h.Cases {
 			c.Case(h.Host, tc)
@@ -23,6 +26,53 @@ func consoleOutput(color bool) []byte {
 
 func TestConsoleGoldenPlain(t *testing.T) { golden(t, "console_plain", consoleOutput(false)) }
 func TestConsoleGoldenColor(t *testing.T) { golden(t, "console_color", consoleOutput(true)) }
+func TestConsoleGoldenBaseline(t *testing.T) {
+	golden(t, "console_baseline", consoleRun(fullRun(), false))
+}
+func TestConsoleGoldenVerbose(t *testing.T) {
+	golden(t, "console_verbose", consoleRun(fullRun(), false, ConsoleVerbose(true)))
+}
+func TestConsoleGoldenQuiet(t *testing.T) {
+	golden(t, "console_quiet", consoleRun(fullRun(), false, ConsoleQuiet(true)))
+}
+
+// TestConsoleQuiet prints only what fails the run: failures not covered by
+// the baseline and stale entries, and still the summary.
+func TestConsoleQuiet(t *testing.T) {
+	out := string(consoleRun(baselinedRun(), false, ConsoleQuiet(true)))
+	for _, want := range []string{"FAIL  resources/csp-default", "FAIL  resources/csp-declared", "STALE  lifecycle/teardown",
+		"2 passed, 2 failed, 1 skipped, 2 expected failures, 1 flaky allowed, 1 stale\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("quiet output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, not := range []string{"PASS  ", "XFAIL  ", "FLAKY  ", "SKIP  ", "ABSENT "} {
+		if strings.Contains("\n"+out, "\n"+not) {
+			t.Errorf("quiet output has a %q line:\n%s", not, out)
+		}
+	}
+}
+
+// TestConsoleVerbose adds clause, reason code, baseline and evidence to each
+// case, and host metadata and absent entries before the summary.
+func TestConsoleVerbose(t *testing.T) {
+	out := string(consoleRun(baselinedRun(), false, ConsoleVerbose(true)))
+	for _, want := range []string{
+		"      clause: MUST (2026-01-26 apps.mdx#theming)\n",
+		"      evidence: /ci/project/mcpconform-results/claude-web/display-theme-toggle.png\n",
+		"      reason: unsupported:readModelToolList\n",
+		"      baseline allows: PASS, TIMEOUT\n",
+		"HOST claude-web: host claude-ai 2026.09.1, browser chromium 140.0.7339.16, platform linux/amd64, suite 0.3.0\n",
+		"ABSENT claude-web display/fullscreen: baseline entry matched no check (tolerated)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("verbose output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(consoleRun(baselinedRun(), false)), "evidence:") {
+		t.Error("evidence printed without verbose")
+	}
+}
 
 var summaryLine = regexp.MustCompile(`^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$`)
 

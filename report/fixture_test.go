@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -35,13 +36,17 @@ func referenceHost() HostRun {
 		SuiteVersion: "0.3.0",
 		StartedAt:    t0,
 		Duration:     42*time.Second + 517*ms,
+		HostInfo:     json.RawMessage(`{"name":"mcp-reference-host","version":"0.4.1"}`),
+		Capabilities: json.RawMessage(`{"openLinks":{},"serverTools":{"listChanged":true},"sandbox":{"csp":{}}}`),
+		Context:      json.RawMessage(`{"theme":"light","displayMode":"inline","locale":"en-US"}`),
 		Cases: []Case{
 			{TestMeta: meta("lifecycle/initialize-capabilities", protocol.ClauseMust, stable, "apps.mdx#initialize"),
 				Status: protocol.StatusPass, Duration: 412 * ms},
 			{TestMeta: meta("display/theme-toggle", protocol.ClauseMust, stable, "apps.mdx#theming"),
 				Status:   protocol.StatusFail,
 				Message:  "\x1b[31mexpected\x1b[0m theme \"dark\", got <light> & \x00\x07bell\x7f \x1b]8;;https://example.test\x07link\x1b]8;;\x07 ]]> end",
-				Duration: 1234 * ms},
+				Duration: 1234 * ms,
+				Evidence: []string{"/ci/project/mcpconform-results/reference/display-theme-toggle.png", "/ci/project/mcpconform-results/reference/display-theme-toggle.html"}},
 			{TestMeta: meta("display/host-context-changed", protocol.ClauseShould, stable, "apps.mdx#host-context"),
 				Status:   protocol.StatusTimeout,
 				Message:  "no hostcontextchanged within 5000ms\r\nlast event: ui/initialize\n  at step 3\n",
@@ -90,6 +95,75 @@ func brokenHost() HostRun {
 				Status: protocol.StatusNotRun, Message: "not run: suite stalled"},
 		},
 	}
+}
+
+// baselinedHost has a baseline entry on most cases, covering every outcome:
+// expected failures (FAIL, TIMEOUT), an allowed flaky TIMEOUT, a flaky check
+// that passed, a stale entry, a regression with and without an entry, a
+// skipped check with an entry, and two entries that matched no case.
+func baselinedHost() HostRun {
+	ms := time.Millisecond
+	stable, draft := protocol.EditionStable, protocol.EditionDraft
+	expect := func(id, reason string, line int, allow ...protocol.Status) *Expectation {
+		return &Expectation{ID: id, Reason: reason, Allow: allow, Line: line}
+	}
+	pass, timeout := protocol.StatusPass, protocol.StatusTimeout
+	return HostRun{
+		Host:         "claude-web",
+		HostName:     "claude-ai",
+		HostVersion:  "2026.09.1",
+		Browser:      "chromium 140.0.7339.16",
+		Platform:     "linux/amd64",
+		SuiteVersion: "0.3.0",
+		StartedAt:    t0.Add(50 * time.Second),
+		Duration:     20 * time.Second,
+		Cases: []Case{
+			{TestMeta: meta("lifecycle/initialize-capabilities", protocol.ClauseMust, stable, "apps.mdx#initialize"),
+				Status: protocol.StatusPass, Duration: 300 * ms},
+			{TestMeta: meta("display/theme-toggle", protocol.ClauseMust, stable, "apps.mdx#theming"),
+				Status: protocol.StatusFail, Message: "no ui/notifications/host-context-changed after the theme toggle",
+				Duration: 5001 * ms, Expect: expect("display/theme-toggle", "host#12: theme is fixed per conversation", 3),
+				Evidence: []string{"/ci/project/mcpconform-results/claude-web/display-theme-toggle.png"}},
+			{TestMeta: meta("display/host-context-changed", protocol.ClauseShould, stable, "apps.mdx#host-context"),
+				Status: protocol.StatusTimeout, Message: "no hostcontextchanged within 5000ms",
+				Duration: 5000 * ms, Expect: expect("display/host-context-changed", "", 4)},
+			{TestMeta: meta("tools/call-result", protocol.ClauseMust, stable, "apps.mdx#call"),
+				Status: protocol.StatusTimeout, Message: "tools/call answered after 10s",
+				Duration: 10000 * ms, Expect: expect("tools/call-result", "slow under load", 5, pass, timeout)},
+			{TestMeta: meta("tools/call-args", protocol.ClauseMust, stable, "apps.mdx#call"),
+				Status: protocol.StatusPass, Duration: 40 * ms,
+				Expect: expect("tools/call-args", "sometimes times out", 9, pass, timeout)},
+			{TestMeta: meta("lifecycle/teardown", protocol.ClauseMust, stable, "apps.mdx#teardown"),
+				Status: protocol.StatusPass, Duration: 20 * ms,
+				Expect: expect("lifecycle/teardown", "fixed in 2026.09", 13)},
+			{TestMeta: meta("resources/csp-default", protocol.ClauseMust, stable, "apps.mdx#csp"),
+				Status: protocol.StatusFail, Message: "img-src allowed https://evil.test",
+				Duration: 150 * ms, Evidence: []string{"/ci/project/mcpconform-results/claude-web/csp.txt"}},
+			{TestMeta: meta("resources/csp-declared", protocol.ClauseMust, draft, "draft/apps.mdx#csp"),
+				Status: protocol.StatusFail, Message: "connect-src ignored",
+				Duration: 160 * ms, Expect: expect("resources/csp-declared", "flaky", 15, pass, timeout)},
+			{TestMeta: meta("visibility/app-tool-hidden", protocol.ClauseMust, stable, "apps.mdx#visibility"),
+				Status: protocol.StatusSkip, Message: "unsupported: readModelToolList",
+				Duration: 1 * ms, Expect: expect("visibility/app-tool-hidden", "cannot read the tool list", 17)},
+		},
+		Absent: []Expectation{
+			{ID: "display/fullscreen", Reason: "not selected", Line: 19},
+			{ID: "removed/check", Line: 20},
+		},
+	}
+}
+
+// fullRun has three hosts: every status, an infrastructure stop, and every
+// baseline outcome.
+func fullRun() Run {
+	return Run{Tool: "mcpconform", Version: "1.2.3", StartedAt: t0, Duration: 71 * time.Second,
+		Baseline: ".mcpconform/expectations.yml",
+		Hosts:    []HostRun{referenceHost(), brokenHost(), baselinedHost()}}
+}
+
+func baselinedRun() Run {
+	return Run{Tool: "mcpconform", Version: "1.2.3", StartedAt: t0.Add(50 * time.Second), Duration: 21 * time.Second,
+		Baseline: ".mcpconform/expectations.yml", Hosts: []HostRun{baselinedHost()}}
 }
 
 func oneHostRun() Run {

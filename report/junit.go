@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -11,10 +13,16 @@ import (
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
-// JUnitOptions tunes WriteJUnit. It is empty for now; it is the place for
-// attachment settings (screenshots referenced as [[ATTACHMENT|path]], which
-// GitLab wants relative to $CI_PROJECT_DIR and Jenkins absolute).
-type JUnitOptions struct{}
+// JUnitOptions tunes WriteJUnit.
+type JUnitOptions struct {
+	// AttachmentsRoot, when set, makes the [[ATTACHMENT|path]] lines relative
+	// to this directory, which is what GitLab needs ($CI_PROJECT_DIR; the
+	// files must also be uploaded as artifacts). When empty the paths are
+	// absolute, which is what the Jenkins attachments plugin documents.
+	// Relative evidence paths are resolved against the working directory
+	// first. A file outside the root keeps its absolute path.
+	AttachmentsRoot string
+}
 
 // junitRoot names the <testsuites> element and prefixes every <testsuite>.
 const junitRoot = "mcpconform"
@@ -28,15 +36,25 @@ const junitRoot = "mcpconform"
 //     Jenkins builds its package tree from the dots) and name is the rest of
 //     the id, so (classname, name) is unique (GitLab keeps only the first of
 //     duplicates);
-//   - a reason is both the message attribute (Jenkins, dorny, mikepenz) and
-//     the start of the element text (GitLab reads only the text).
+//   - a reason is both the message attribute (Jenkins, dorny, mikepenz; on
+//     one line) and the start of the element text (GitLab reads only the
+//     text);
+//   - a baselined failure is <skipped message="expected failure (baseline):
+//     …">, so consumers that fail on any <failure> stay green, and a stale
+//     baseline entry (the check now passes) is a <failure type="STALE">;
+//   - evidence files are [[ATTACHMENT|path]] lines in the case's
+//     <system-out> (GitLab, Jenkins attachments plugin).
 func WriteJUnit(w io.Writer, r Run, opts JUnitOptions) error {
 	all := junit.Testsuites{Name: junitRoot}
 	var total time.Duration
+	att, err := newAttacher(opts.AttachmentsRoot)
+	if err != nil {
+		return err
+	}
 	for i, h := range r.Hosts {
 		// AddSuite copies the suite's counters, so it is called only once the
 		// suite is complete.
-		all.AddSuite(junitSuite(i, r, h))
+		all.AddSuite(junitSuite(i, r, h, att))
 		total += hostDuration(h)
 	}
 	if r.Duration > 0 {
@@ -49,7 +67,7 @@ func WriteJUnit(w io.Writer, r Run, opts JUnitOptions) error {
 	return all.WriteXML(w)
 }
 
-func junitSuite(index int, r Run, h HostRun) junit.Testsuite {
+func junitSuite(index int, r Run, h HostRun, att attacher) junit.Testsuite {
 	host := sanitize(h.Host)
 	s := junit.Testsuite{
 		ID:   index,
@@ -76,10 +94,13 @@ func junitSuite(index int, r Run, h HostRun) junit.Testsuite {
 	s.AddProperty("tool.version", sanitize(r.Version))
 	s.AddProperty("date", date)
 	s.AddProperty("spec.editions", sanitize(strings.Join(editions(h.Cases), ",")))
+	if r.Baseline != "" {
+		s.AddProperty("baseline", sanitize(r.Baseline))
+	}
 
 	seen := make(map[[2]string]int)
 	for _, c := range h.Cases {
-		tc := junitCase(host, h, c)
+		tc := junitCase(host, h, c, att)
 		// The suite should never repeat an id, but if it does, the second
 		// case must not vanish from GitLab, so it gets a numbered name.
 		key := [2]string{tc.Classname, tc.Name}
@@ -95,7 +116,7 @@ func junitSuite(index int, r Run, h HostRun) junit.Testsuite {
 	return s
 }
 
-func junitCase(host string, h HostRun, c Case) junit.Testcase {
+func junitCase(host string, h HostRun, c Case, att attacher) junit.Testcase {
 	id := sanitize(c.ID)
 	area := c.Area()
 	// name is the rest of the id after "area/", cut before sanitising so an
@@ -111,33 +132,74 @@ func junitCase(host string, h HostRun, c Case) junit.Testcase {
 	}
 	why := reason(h, c)
 	result := func(typ, msg string) *junit.Result {
-		return &junit.Result{Message: msg, Type: typ, Data: junitText(msg, c, id)}
+		return &junit.Result{Message: junitAttr(msg), Type: typ, Data: junitText(msg, c, id)}
 	}
-	switch c.Status {
-	case protocol.StatusPass:
-	case protocol.StatusFail:
-		tc.Failure = result("FAIL", why)
-	case protocol.StatusTimeout:
-		tc.Failure = result("TIMEOUT", why)
-	case protocol.StatusSkip:
-		tc.Skipped = result("", why)
-	case protocol.StatusNotRun:
-		tc.Skipped = result("", notRun(why))
+	switch c.Outcome() {
+	case OutcomePass:
+	case OutcomeSkipped:
+		if c.Status == protocol.StatusNotRun {
+			why = notRun(why)
+		}
+		tc.Skipped = result(c.ReasonCode(), why)
+	case OutcomeExpectedFail:
+		tc.Skipped = result("expected-failure", "expected failure (baseline): "+why)
+	case OutcomeFlaky:
+		tc.Skipped = result("flaky-allowed", "allowed flaky "+sanitize(string(c.Status))+" (baseline): "+why)
+	case OutcomeStale:
+		tc.Failure = result("STALE", "stale baseline entry: the check passes now; remove it from the baseline")
 	default:
-		// ERROR, and any status this version does not know: the check could
-		// not be judged, which is what <error> means to every consumer.
-		tc.Error = result("ERROR", why)
+		switch c.Status {
+		case protocol.StatusFail:
+			tc.Failure = result("FAIL", why)
+		case protocol.StatusTimeout:
+			tc.Failure = result("TIMEOUT", why)
+		default:
+			// ERROR, and any status this version does not know: the check
+			// could not be judged, which is what <error> means to every
+			// consumer.
+			tc.Error = result("ERROR", why)
+		}
+	}
+	if lines := att.lines(c.Evidence); lines != "" {
+		tc.SystemOut = &junit.Output{Data: lines}
 	}
 	return tc
 }
 
+// junitAttr is the message attribute: the reason folded onto one line,
+// tabs as spaces. A line break or tab in an attribute has to be written as a
+// character reference (&#xA;, &#x9;), which some parsers used by reporting
+// tools (fast-xml-parser, as in test-results-parser) show verbatim; and
+// the consumers that read the attribute (Jenkins, dorny, mikepenz) show it
+// as a one-line title anyway. The element text keeps the line breaks.
+func junitAttr(msg string) string {
+	return strings.ReplaceAll(oneLine(msg), "\t", " ")
+}
+
 // junitText is the element text: the reason first, so that it equals the
-// message attribute as a prefix, then the requirement and the id, which
-// GitLab otherwise has no way to show.
+// message attribute as a prefix, then what GitLab otherwise has no way to
+// show: the status when the element does not say it, the baseline entry,
+// the requirement and the id.
 func junitText(msg string, c Case, id string) string {
 	var lines []string
 	if msg != "" {
 		lines = append(lines, msg)
+	}
+	switch c.Outcome() {
+	case OutcomeExpectedFail, OutcomeFlaky, OutcomeStale:
+		lines = append(lines, "status: "+sanitize(string(c.Status)))
+	}
+	if e := c.Expect; e != nil {
+		line := "baseline: "
+		if len(e.Allow) > 0 {
+			line += "allows " + allowList(e)
+		} else {
+			line += "expected to fail"
+		}
+		if r := oneLine(sanitize(e.Reason)); r != "" {
+			line += " (" + r + ")"
+		}
+		lines = append(lines, line)
 	}
 	if c.Clause != "" {
 		line := "clause: " + sanitize(string(c.Clause))
@@ -155,6 +217,59 @@ func junitText(msg string, c Case, id string) string {
 	}
 	lines = append(lines, "id: "+id)
 	return strings.Join(lines, "\n")
+}
+
+// attacher renders evidence paths as [[ATTACHMENT|path]] lines.
+type attacher struct {
+	root string // absolute and clean, or "" for absolute paths
+	cwd  string
+}
+
+func newAttacher(root string) (attacher, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return attacher{}, err
+	}
+	a := attacher{cwd: cwd}
+	if root != "" {
+		a.root = a.abs(root)
+	}
+	return a, nil
+}
+
+func (a attacher) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(a.cwd, p)
+}
+
+// lines returns one attachment line per evidence path, in order, skipping
+// empty and repeated paths. The path is what GitLab's pattern
+// \[\[ATTACHMENT\|([^\[\]\|]+?)\]\] can match: a path holding "[", "]",
+// "|" or a line break could not be read back, so it is left out rather than
+// written broken.
+func (a attacher) lines(evidence []string) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range evidence {
+		if strings.TrimSpace(e) == "" {
+			continue
+		}
+		p := a.abs(e)
+		if a.root != "" {
+			if rel, err := filepath.Rel(a.root, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				p = rel
+			}
+		}
+		p = filepath.ToSlash(sanitize(p))
+		if p == "" || seen[p] || strings.ContainsAny(p, "[]|\n") {
+			continue
+		}
+		seen[p] = true
+		out = append(out, "[[ATTACHMENT|"+p+"]]")
+	}
+	return strings.Join(out, "\n")
 }
 
 // editions lists the distinct editions of cs, known editions first in

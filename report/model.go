@@ -1,11 +1,15 @@
 // Package report turns the results of a conformance run into the formats CI
-// systems read: JUnit XML, TAP version 14, and a live console stream.
+// systems read: JUnit XML, TAP version 14, versioned JSON, a Markdown summary
+// and a live console stream.
 //
-// The runner fills a Run; report only reads it. Nothing here knows about
-// browsers, hosts or the suite's wire format beyond the protocol types.
+// The runner fills a Run; report only reads it, except for the baseline
+// marks (Case.Expect, HostRun.Absent, Run.Baseline) that package baseline
+// sets. Nothing here knows about browsers, hosts or the suite's wire format
+// beyond the protocol types.
 package report
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/mcpconform/mcpconform/protocol"
@@ -18,6 +22,9 @@ type Run struct {
 	StartedAt time.Time
 	Duration  time.Duration
 	Hosts     []HostRun
+	// Baseline names the expectations file applied to the run, if any
+	// (set by baseline.Apply).
+	Baseline string
 }
 
 // HostRun is the result of running the suite against one host.
@@ -34,6 +41,18 @@ type HostRun struct {
 	// Infra is set when the run stopped for an infrastructure reason (no
 	// browser, app never shown, suite stalled). Cases not reached are NOTRUN.
 	Infra string
+
+	// What the host said about itself, kept verbatim for the JSON report
+	// (nil when not observed): the hostInfo of its ui/initialize answer, the
+	// capabilities it advertised there, and the host context the suite saw.
+	HostInfo     json.RawMessage
+	Capabilities json.RawMessage
+	Context      json.RawMessage
+
+	// Absent lists the baseline entries for this host that matched no case
+	// (set by baseline.Apply). They are tolerated: the check may not have
+	// been selected, or may no longer exist.
+	Absent []Expectation
 }
 
 // Case is one test's outcome together with its metadata.
@@ -42,6 +61,40 @@ type Case struct {
 	Status   protocol.Status
 	Message  string
 	Duration time.Duration
+	// Evidence lists files captured for this case (screenshots, DOM or
+	// console dumps, traces): absolute, or relative to the directory the run
+	// was started in.
+	Evidence []string
+	// Expect is the baseline entry covering this case, if any. It is set by
+	// baseline.Apply (and baseline.Expectations.Mark for live output) and
+	// changes what the status means (see Outcome), never the status itself.
+	Expect *Expectation
+}
+
+// Expectation is one baseline entry: a check that is expected to fail on a
+// host, or, with Allow, a known flaky check and the statuses it may have.
+type Expectation struct {
+	ID     string
+	Reason string
+	// Allow lists the statuses the entry accepts. Empty means "expected to
+	// fail": any failing status (FAIL, TIMEOUT, ERROR) is expected, and a
+	// PASS makes the entry stale.
+	Allow []protocol.Status
+	// Line is where the entry starts in its file (0 when not from a file).
+	Line int
+}
+
+// Allows reports whether the entry accepts status s.
+func (e Expectation) Allows(s protocol.Status) bool {
+	if len(e.Allow) == 0 {
+		return isFailure(s)
+	}
+	for _, a := range e.Allow {
+		if a == s {
+			return true
+		}
+	}
+	return false
 }
 
 // Counts tallies statuses.

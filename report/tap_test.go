@@ -25,8 +25,25 @@ func TestTAPGoldenTwoHosts(t *testing.T) {
 	golden(t, "tap_two_hosts", buf.Bytes())
 }
 
+func TestTAPGoldenBaseline(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTAP(&buf, baselinedRun()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "tap_baseline", buf.Bytes())
+}
+
+func TestTAPGoldenThreeHosts(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTAP(&buf, fullRun()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "tap_three_hosts", buf.Bytes())
+}
+
 func TestTAPValid(t *testing.T) {
-	for name, run := range map[string]Run{"one host": oneHostRun(), "two hosts": twoHostRun(), "no hosts": {}} {
+	for name, run := range map[string]Run{"one host": oneHostRun(), "two hosts": twoHostRun(), "no hosts": {},
+		"baseline": baselinedRun(), "three hosts": fullRun()} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := WriteTAP(&buf, run); err != nil {
@@ -59,20 +76,64 @@ func TestTAPCounts(t *testing.T) {
 	if !strings.Contains(out, `needs host \#2 \\ not configured see --hosts`) {
 		t.Error("# and \\ not escaped, or the newline not folded, in a SKIP reason")
 	}
+	if !strings.Contains(out, " - visibility/app-tool-hidden # SKIP unsupported: readModelToolList\n") {
+		t.Error("an unsupported capability is not a SKIP naming the capability")
+	}
+}
+
+// TestTAPBaselineDirectives pins each baseline outcome's point and directive.
+func TestTAPBaselineDirectives(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTAP(&buf, baselinedRun()); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"\nok 1 - lifecycle/initialize-capabilities\n",
+		"\nnot ok 2 - display/theme-toggle # TODO baseline: host\\#12: theme is fixed per conversation\n",
+		"\nnot ok 3 - display/host-context-changed # TODO baseline: expected failure\n",
+		"\nnot ok 4 - tools/call-result # TODO flaky, baseline allows PASS, TIMEOUT: slow under load\n",
+		"\nok 5 - tools/call-args\n",
+		"\nok 6 - lifecycle/teardown # TODO stale baseline entry: fixed in 2026.09\n",
+		"\nnot ok 7 - resources/csp-default\n",
+		"\nnot ok 8 - resources/csp-declared\n",
+		"\nok 9 - visibility/app-tool-hidden # SKIP unsupported: readModelToolList\n",
+		`  outcome: "expected-fail"`,
+		`  baseline_allow: ["PASS", "TIMEOUT"]`,
+		`  evidence: ["/ci/project/mcpconform-results/claude-web/csp.txt"]`,
+		`  reason_code: "unsupported:readModelToolList"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("TAP lacks %q:\n%s", want, out)
+		}
+	}
+	// A parent point is not ok for a real failure only: TODO points do not
+	// fail a stream.
+	onlyTODO := baselinedHost()
+	onlyTODO.Cases = onlyTODO.Cases[:6] // pass, expected failures, flaky, pass, stale
+	buf.Reset()
+	if err := WriteTAP(&buf, Run{Hosts: []HostRun{onlyTODO, referenceHost()}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "\nok 1 - claude-web\n") || !strings.Contains(buf.String(), "\nnot ok 2 - reference\n") {
+		t.Errorf("subtest points wrong:\n%s", buf.String())
+	}
 }
 
 var (
 	tapPlan  = regexp.MustCompile(`^1\.\.(0|[1-9][0-9]*)( #.*)?$`)
 	tapPoint = regexp.MustCompile(`^(not )?ok ([0-9]+)( - (.*))?$`)
 	tapYAML  = regexp.MustCompile(`^[a-z_]+: (.*)$`)
+	tapTODO  = regexp.MustCompile(` # TODO( |$)`)
 )
 
 // checkTAP is a small line-based TAP 14 checker: the version line, exactly
 // one plan matching the number of points, points numbered in order, a
-// YAML block ("  ---" ... "  ...") after every not ok whose values are
-// quoted strings or integers, directives only as "# SKIP", and subtests
+// YAML block ("  ---" ... "  ...") after every not ok (and allowed after
+// any point) whose values are quoted strings, integers or flow lists of
+// quoted strings, directives only as "# SKIP" or "# TODO", and subtests
 // (4-space indented streams) closed by a point that is not ok exactly when
-// the child has a not ok.
+// the child has a not ok without TODO.
 func checkTAP(doc string) error {
 	if !strings.HasSuffix(doc, "\n") {
 		return fmt.Errorf("stream does not end with a newline")
@@ -133,8 +194,10 @@ func checkStream(lines []string, indent string) (anyNotOK bool, err error) {
 				return false, fmt.Errorf("subtest point %q disagrees with its child", l)
 			}
 			childNotOK = -1
-			if notOK {
+			if notOK && !tapTODO.MatchString(m[4]) {
 				anyNotOK = true
+			}
+			if notOK || (i+1 < len(lines) && lines[i+1] == indent+"  ---") {
 				n, err := checkYAML(lines[i+1:], indent+"  ")
 				if err != nil {
 					return false, fmt.Errorf("after %q: %w", l, err)
@@ -174,17 +237,48 @@ func checkYAML(lines []string, indent string) (int, error) {
 		if !ok || m == nil {
 			return 0, fmt.Errorf("bad YAML line %q", lines[i])
 		}
-		if _, err := strconv.Unquote(m[1]); err != nil {
-			if _, err := strconv.Atoi(m[1]); err != nil {
-				return 0, fmt.Errorf("YAML value neither quoted string nor integer: %q", lines[i])
-			}
+		if !yamlValue(m[1]) {
+			return 0, fmt.Errorf("YAML value neither quoted string, integer nor list of quoted strings: %q", lines[i])
 		}
 	}
 	return 0, fmt.Errorf("YAML block not closed by %q", indent+"...")
 }
 
+func yamlValue(v string) bool {
+	if _, err := strconv.Unquote(v); err == nil {
+		return true
+	}
+	if _, err := strconv.Atoi(v); err == nil {
+		return true
+	}
+	inner, ok := strings.CutPrefix(v, "[")
+	if inner, ok = strings.CutSuffix(inner, "]"); !ok {
+		return false
+	}
+	if inner == "" {
+		return true
+	}
+	// Items are quoted strings, which cannot contain a raw `", "` sequence
+	// other than between items except inside the quotes; re-joining checks it.
+	var items []string
+	for rest := inner; rest != ""; {
+		q, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return false
+		}
+		items = append(items, q)
+		rest = rest[len(q):]
+		if rest != "" {
+			if rest, ok = strings.CutPrefix(rest, ", "); !ok || rest == "" {
+				return false
+			}
+		}
+	}
+	return len(items) > 0
+}
+
 // checkDescription allows escaped \# and \\ anywhere, and an unescaped "#"
-// only as the start of a " # SKIP" directive.
+// only as the start of a " # SKIP" or " # TODO" directive.
 func checkDescription(d string) error {
 	for i := 0; i < len(d); i++ {
 		switch d[i] {
@@ -194,10 +288,27 @@ func checkDescription(d string) error {
 			}
 			i++
 		case '#':
-			if i == 0 || d[i-1] != ' ' || !strings.HasPrefix(d[i:], "# SKIP") {
+			if i == 0 || d[i-1] != ' ' || !(strings.HasPrefix(d[i:], "# SKIP") || strings.HasPrefix(d[i:], "# TODO")) {
 				return fmt.Errorf("unescaped # at %d", i)
 			}
-			return nil
+			return checkDirectiveReason(d[i+len("# SKIP"):])
+		}
+	}
+	return nil
+}
+
+// checkDirectiveReason checks the rest of a directive: escapes are valid and
+// no second unescaped "#" follows.
+func checkDirectiveReason(r string) error {
+	for i := 0; i < len(r); i++ {
+		switch r[i] {
+		case '\\':
+			if i+1 == len(r) || (r[i+1] != '\\' && r[i+1] != '#') {
+				return fmt.Errorf("bad escape in directive reason %q", r)
+			}
+			i++
+		case '#':
+			return fmt.Errorf("unescaped # in directive reason %q", r)
 		}
 	}
 	return nil

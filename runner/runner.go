@@ -196,6 +196,13 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 			if json.Unmarshal(p.HostInfo, &hi) == nil {
 				hr.HostName, hr.HostVersion = hi.Name, hi.Version
 			}
+			hr.HostInfo = p.HostInfo
+		}
+		if len(p.HostCapabilities) > 0 && len(hr.Capabilities) == 0 {
+			hr.Capabilities = p.HostCapabilities
+		}
+		if len(p.HostContext) > 0 && len(hr.Context) == 0 {
+			hr.Context = p.HostContext
 		}
 		if p.State == protocol.StateDone {
 			return finish(""), nil

@@ -16,6 +16,7 @@ import (
 	"github.com/sethvargo/go-envconfig"
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
@@ -160,7 +161,7 @@ func newApp() *cli.App {
 			}
 			return cli.ShowAppHelp(c)
 		},
-		Commands: []*cli.Command{runCommand(), listCommand(), serveCommand()},
+		Commands: []*cli.Command{runCommand(), listCommand(), serveCommand(), reportCommand(), selftestCommand()},
 	}
 	// A flag error inside a subcommand goes to the command's own handler.
 	for _, c := range app.Commands {
@@ -173,7 +174,7 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run the conformance suite against a host and write reports",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "host", Usage: "host to test (" + strings.Join(hostNames(), ", ") + ") [MCPCONFORM_HOST]", Value: "reference"},
 			&cli.StringFlag{Name: "junit", Usage: "write JUnit XML to `FILE` [MCPCONFORM_JUNIT]"},
 			&cli.StringFlag{Name: "tap", Usage: "write TAP version 14 to `FILE` (- for stdout) [MCPCONFORM_TAP]"},
@@ -186,7 +187,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
-		},
+		}, outputFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return usage(fmt.Errorf("run takes no arguments, got %q", c.Args().Slice()))
@@ -195,13 +196,17 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return usage(err)
 			}
-			return runSuite(c.Context, cfg, c.App.Writer, c.App.ErrWriter)
+			exp, err := loadExpectations(c)
+			if err != nil {
+				return err
+			}
+			return runSuite(c, cfg, exp, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
 
-func runSuite(parent context.Context, cfg Config, stdout, stderr io.Writer) error {
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(cc.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
@@ -212,10 +217,11 @@ func runSuite(parent context.Context, cfg Config, stdout, stderr io.Writer) erro
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "mcpconform: "+format+"\n", args...) }
 	run := report.Run{Tool: "mcpconform", Version: version, StartedAt: time.Now()}
 	color := isTerminal(stdout)
-	con := report.NewConsole(stdout, color)
+	conOpts := append(consoleOptions(cc), report.ConsoleQuiet(cfg.Quiet))
+	con := report.NewConsole(stdout, color, conOpts...)
 	tapToStdout := cfg.TAP == "-"
 	if tapToStdout {
-		con = report.NewConsole(stderr, isTerminal(stderr))
+		con = report.NewConsole(stderr, isTerminal(stderr), conOpts...)
 	}
 
 	var runErr error
@@ -242,9 +248,7 @@ func runSuite(parent context.Context, cfg Config, stdout, stderr io.Writer) erro
 			Stall:     cfg.Stall,
 			Logf:      logf,
 			OnCase: func(c report.Case) {
-				if cfg.Quiet && c.Status == "PASS" {
-					return
-				}
+				exp.Mark(cfg.Host, &c) // live XFAIL/STALE; the console filters --quiet
 				con.Case(cfg.Host, c)
 			},
 		})
@@ -257,7 +261,9 @@ func runSuite(parent context.Context, cfg Config, stdout, stderr io.Writer) erro
 	}
 
 	// Reports are written whatever happened, before the exit code is chosen.
-	if err := writeReports(cfg, run, stdout); err != nil {
+	// writeOutputs applies the baseline to run, so it comes first.
+	outErr := writeOutputs(cc, &run, exp)
+	if err := errors.Join(outErr, writeReports(cfg, run, junitOptions(cc), stdout)); err != nil {
 		logf("writing reports: %v", err)
 		if runErr == nil {
 			runErr = err
@@ -281,20 +287,13 @@ func runSuite(parent context.Context, cfg Config, stdout, stderr io.Writer) erro
 	case runErr != nil:
 		return &exitError{code: ExitInfra, err: runErr}
 	}
-	cnt := run.Count()
-	if cnt.Failed+cnt.TimedOut+cnt.Errored > 0 {
-		return &exitError{code: ExitFailures}
-	}
-	if cnt.Passed == 0 {
-		return &exitError{code: ExitNoTests, err: errors.New("no test passed or failed: every selected test was skipped")}
-	}
-	return nil
+	return verdictError(run, exp, cc.Bool("allow-stale"))
 }
 
-func writeReports(cfg Config, run report.Run, stdout io.Writer) error {
+func writeReports(cfg Config, run report.Run, jopts report.JUnitOptions, stdout io.Writer) error {
 	var errs []error
 	if cfg.JUnit != "" {
-		errs = append(errs, writeFile(cfg.JUnit, func(w io.Writer) error { return report.WriteJUnit(w, run, report.JUnitOptions{}) }))
+		errs = append(errs, writeFile(cfg.JUnit, func(w io.Writer) error { return report.WriteJUnit(w, run, jopts) }))
 	}
 	switch cfg.TAP {
 	case "":

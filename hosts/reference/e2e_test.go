@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,6 +73,9 @@ func TestSuitePassesOnReferenceHost(t *testing.T) {
 	}
 	if hr.HostName != "mcpconform-reference" || hr.HostVersion != reference.Version {
 		t.Errorf("hostInfo not carried into the report: %q %q", hr.HostName, hr.HostVersion)
+	}
+	if !strings.Contains(string(hr.Capabilities), "serverTools") || !strings.Contains(string(hr.Context), `"theme"`) {
+		t.Errorf("hostCapabilities/hostContext not carried into the report: %s %s", hr.Capabilities, hr.Context)
 	}
 	if hr.Duration <= 0 || hr.SuiteVersion == "" || hr.Browser == "" {
 		t.Errorf("run metadata missing: duration %v, suite %q, browser %q", hr.Duration, hr.SuiteVersion, hr.Browser)

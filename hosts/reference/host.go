@@ -47,6 +47,9 @@ func NewWithDefects(d DefectSet) *Host {
 
 func (h *Host) Name() string { return "reference" }
 
+// Defects are the defects this host was built with.
+func (h *Host) Defects() DefectSet { return h.defects }
+
 // Server is the running backend, once Setup has run.
 func (h *Host) Server() *Server { return h.srv }
 

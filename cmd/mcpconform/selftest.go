@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/reference/selftest"
+)
+
+func selftestCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "selftest",
+		Usage: "prove every check can fail: run the suite against the reference host once per switchable defect and print the mutation score",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "parallel", Value: 2, Usage: "defect runs at once"},
+			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH`", EnvVars: []string{"MCPCONFORM_BROWSER"}},
+			&cli.StringFlag{Name: "node", Usage: "Node.js binary `PATH`", EnvVars: []string{"MCPCONFORM_NODE"}},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Int("parallel") < 1 {
+				return usage(fmt.Errorf("--parallel must be at least 1"))
+			}
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			tab, err := selftest.Load()
+			if err != nil {
+				return &exitError{code: ExitInfra, err: err}
+			}
+			fx, err := fixtures.Start(ctx)
+			if err != nil {
+				return &exitError{code: ExitInfra, err: err}
+			}
+			defer fx.Close()
+			br, err := bridge.Launch(bridge.Options{Paths: bridge.Paths{Browser: c.String("browser"), Node: c.String("node")}})
+			if err != nil {
+				return &exitError{code: ExitInfra, err: err}
+			}
+			defer br.Close()
+			w := c.App.Writer
+			start := time.Now()
+			s, err := selftest.Run(ctx, tab, selftest.Options{
+				Env:      hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second},
+				Parallel: c.Int("parallel"),
+				Progress: func(r selftest.DefectRun) {
+					mark := "ok  "
+					if len(r.Problems) > 0 || r.Err != nil {
+						mark = "BAD "
+					}
+					reds := 0
+					for _, cs := range r.Cases {
+						if cs.Status == "FAIL" || cs.Status == "TIMEOUT" {
+							reds++
+						}
+					}
+					fmt.Fprintf(w, "%s %-36s %d check(s) red\n", mark, r.Defect, reds)
+					if r.Err != nil {
+						fmt.Fprintf(w, "      run failed: %v\n", r.Err)
+					}
+					for _, p := range r.Problems {
+						fmt.Fprintf(w, "      %s\n", p)
+					}
+				},
+			})
+			if err != nil {
+				return &exitError{code: ExitInfra, err: err}
+			}
+			for _, p := range s.Baseline {
+				fmt.Fprintf(w, "defect-free host: %s\n", p)
+			}
+			for _, id := range s.Missing {
+				fmt.Fprintf(w, "not in the table: %s\n", id)
+			}
+			for _, id := range s.Unproven {
+				fmt.Fprintf(w, "unproven: %s\n", id)
+			}
+			for _, f := range s.FalseFail {
+				fmt.Fprintf(w, "false failure: %s\n", f)
+			}
+			fmt.Fprintf(w, "mutation score: %d/%d checks proven (%.0f%%), %d false failures, %d defects, %s\n",
+				len(s.Proven), s.Checks, 100*s.Score(), len(s.FalseFail), len(s.Runs), time.Since(start).Round(time.Second))
+			if !s.OK() {
+				return &exitError{code: ExitFailures}
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,132 @@
+package selftest_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/hosts/reference/selftest"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+func TestTableCoversEveryDefectAndCheckHasADefect(t *testing.T) {
+	tab, err := selftest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for check, ds := range tab.Red {
+		if len(ds) == 0 {
+			t.Errorf("check %s has no defect that turns it red: it is not proven able to fail", check)
+		}
+		for _, d := range ds {
+			named[d] = true
+		}
+	}
+	for _, d := range reference.Defects {
+		if !named[d.Name] {
+			t.Errorf("defect %s turns no check red in table.json", d.Name)
+		}
+	}
+}
+
+// The scoring itself, on canned runs: a false failure, an unproven check
+// and a check missing from the table are all caught.
+func TestScoringCatchesFalseFailuresAndUnproven(t *testing.T) {
+	tab := selftest.Table{Red: map[string][]string{
+		"a/one": {"ping-unanswered"},
+		"a/two": {"hostinfo-missing"},
+	}}
+	meta := func(id string) protocol.TestMeta { return protocol.TestMeta{ID: id, Clause: protocol.ClauseMust} }
+	fake := func(_ context.Context, h hosts.Host, _ runner.Options) (report.HostRun, error) {
+		st := map[string]protocol.Status{"a/one": "PASS", "a/two": "PASS", "a/three": "PASS"}
+		switch fmt.Sprint(h.(*reference.Host).Defects().List()) {
+		case "[ping-unanswered]":
+			st["a/one"] = "FAIL"
+			st["a/three"] = "FAIL" // not in the table for a/three: false failure
+		case "[hostinfo-missing]":
+			// a/two should go red here but does not: unproven
+		}
+		var hr report.HostRun
+		for _, id := range []string{"a/one", "a/two", "a/three"} {
+			hr.Cases = append(hr.Cases, report.Case{TestMeta: meta(id), Status: st[id]})
+		}
+		return hr, nil
+	}
+	s, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.OK() {
+		t.Fatal("a self-test with a false failure and an unproven check reported OK")
+	}
+	if strings.Join(s.Proven, ",") != "a/one" || !strings.Contains(strings.Join(s.Unproven, ","), "a/two") {
+		t.Errorf("proven %v unproven %v", s.Proven, s.Unproven)
+	}
+	if len(s.FalseFail) != 1 || !strings.HasPrefix(s.FalseFail[0], "a/three under ping-unanswered") {
+		t.Errorf("false failures %v", s.FalseFail)
+	}
+	if strings.Join(s.Missing, ",") != "a/three" {
+		t.Errorf("missing %v", s.Missing)
+	}
+	if got := s.Score(); got < 0.33 || got > 0.34 {
+		t.Errorf("score %v, want 1/3", got)
+	}
+}
+
+// TestSelfTest proves every check can fail: under each reference-host
+// defect exactly the checks the table names go red, and every other check
+// stays green.
+func TestSelfTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the suite once per defect")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
+	defer cancel()
+	fx, err := fixtures.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fx.Close()
+	br, err := bridge.Launch(bridge.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer br.Close()
+	tab, err := selftest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := selftest.Run(ctx, tab, selftest.Options{
+		Env: hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range s.Baseline {
+		t.Errorf("defect-free host: %s", p)
+	}
+	for _, id := range s.Missing {
+		t.Errorf("check %s is missing from table.json", id)
+	}
+	for _, id := range s.Unproven {
+		t.Errorf("check %s is unproven", id)
+	}
+	for _, r := range s.Runs {
+		if r.Err != nil {
+			t.Errorf("%s: run failed: %v", r.Defect, r.Err)
+		}
+		for _, p := range r.Problems {
+			t.Errorf("%s: %s", r.Defect, p)
+		}
+	}
+	t.Logf("mutation score %d/%d", len(s.Proven), s.Checks)
+}

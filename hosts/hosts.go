@@ -33,7 +33,10 @@ type Env struct {
 	SecondServerURL string
 	// AppTimeout bounds how long Setup may wait for the app to show.
 	AppTimeout time.Duration
-	Logf       func(format string, args ...any)
+	// TraceFile, when set, asks a browser host to record a Playwright trace
+	// of the whole run into this file (it may contain page content).
+	TraceFile string
+	Logf      func(format string, args ...any)
 }
 
 // Host is a host under test. Only Setup and Teardown are required.
@@ -41,6 +44,13 @@ type Host interface {
 	Name() string
 	Setup(ctx context.Context, env Env) (SuiteBridge, error)
 	Teardown(ctx context.Context) error
+}
+
+// EvidenceTaker is implemented by hosts that can record evidence of a
+// failed check (a screenshot of the host page, console lines). It writes
+// files named base.* into dir and returns their paths.
+type EvidenceTaker interface {
+	TakeEvidence(ctx context.Context, dir, base string) ([]string, error)
 }
 
 // Capability interfaces, one per protocol.Kind. A returned error is a

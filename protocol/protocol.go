@@ -205,6 +205,9 @@ type TestResult struct {
 	Message    string          `json:"message,omitempty"`
 	DurationMs float64         `json:"durationMs"`
 	Value      json.RawMessage `json:"value,omitempty"`
+	// Messages are the JSON-RPC messages the View sent and received during
+	// the test, kept for tests that did not pass (evidence).
+	Messages json.RawMessage `json:"messages,omitempty"`
 }
 
 // SuiteList is what listTests() returns.

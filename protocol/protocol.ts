@@ -74,6 +74,7 @@ export interface TestResult {
   message?: string;
   durationMs: number;
   value?: unknown;
+  messages?: unknown[];
 }
 
 export interface SuiteList {

@@ -8,8 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
@@ -65,7 +68,11 @@ type Options struct {
 	PollWait time.Duration
 	// OnCase is called as each test finishes.
 	OnCase func(report.Case)
-	Logf   func(format string, args ...any)
+	// EvidenceDir, when set, receives evidence for every check that did not
+	// pass: the JSON-RPC messages of the check and, from hosts that can, a
+	// screenshot and console lines. Paths land in Case.Evidence.
+	EvidenceDir string
+	Logf        func(format string, args ...any)
 }
 
 func (o *Options) defaults() {
@@ -104,6 +111,14 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 		return hr, ie
 	}
 	hr, err = Drive(ctx, sb, h, o, hr)
+	if o.Env.TraceFile != "" {
+		// The trace covers the whole run; it is saved at teardown.
+		for i, c := range hr.Cases {
+			if c.Status != protocol.StatusPass && c.Status != protocol.StatusSkip && c.Status != protocol.StatusNotRun {
+				hr.Cases[i].Evidence = append(hr.Cases[i].Evidence, o.Env.TraceFile)
+			}
+		}
+	}
 	return hr, err
 }
 
@@ -135,6 +150,7 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 		return hr, ErrNoTests
 	}
 	results := map[string]protocol.TestResult{}
+	evidence := map[string][]string{}
 	finish := func(infra string) report.HostRun {
 		for _, m := range selected {
 			c := report.Case{TestMeta: m, Status: protocol.StatusNotRun, Message: "not run"}
@@ -144,6 +160,7 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 			if r, ok := results[m.ID]; ok {
 				c.Status, c.Message = r.Status, r.Message
 				c.Duration = time.Duration(r.DurationMs * float64(time.Millisecond))
+				c.Evidence = evidence[m.ID]
 			}
 			hr.Cases = append(hr.Cases, c)
 		}
@@ -187,8 +204,11 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 				r.Status, r.Message = protocol.StatusError, fmt.Sprintf("harness: the suite reported an unknown status %q", r.Status)
 			}
 			results[r.ID] = r
+			if o.EvidenceDir != "" && r.Status != protocol.StatusPass && r.Status != protocol.StatusSkip {
+				evidence[r.ID] = collectEvidence(ctx, h, o, hr.Host, r)
+			}
 			if o.OnCase != nil {
-				o.OnCase(report.Case{TestMeta: m, Status: r.Status, Message: r.Message, Duration: time.Duration(r.DurationMs * float64(time.Millisecond))})
+				o.OnCase(report.Case{TestMeta: m, Status: r.Status, Message: r.Message, Duration: time.Duration(r.DurationMs * float64(time.Millisecond)), Evidence: evidence[r.ID]})
 			}
 		}
 		if len(p.HostInfo) > 0 && hr.HostName == "" {
@@ -248,4 +268,48 @@ func validStatus(s protocol.Status) bool {
 		}
 	}
 	return false
+}
+
+// collectEvidence writes what the run knows about a check that did not pass.
+// Failing to collect evidence never changes the verdict; it is logged.
+func collectEvidence(ctx context.Context, h hosts.Host, o Options, host string, r protocol.TestResult) []string {
+	dir := filepath.Join(o.EvidenceDir, safeName(host))
+	base := safeName(strings.ReplaceAll(r.ID, "/", "__"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		o.Logf("evidence for %s: %v", r.ID, err)
+		return nil
+	}
+	var paths []string
+	if len(r.Messages) > 0 {
+		p := filepath.Join(dir, base+".jsonrpc.json")
+		if err := os.WriteFile(p, r.Messages, 0o644); err != nil {
+			o.Logf("evidence for %s: %v", r.ID, err)
+		} else {
+			paths = append(paths, p)
+		}
+	}
+	if et, ok := h.(hosts.EvidenceTaker); ok {
+		ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		ps, err := et.TakeEvidence(ectx, dir, base)
+		if err != nil {
+			o.Logf("evidence for %s: %v", r.ID, err)
+		}
+		paths = append(paths, ps...)
+	}
+	return paths
+}
+
+// safeName keeps file names to a portable alphabet: ids come from the page.
+func safeName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 120 {
+		b = b[:120]
+	}
+	return string(b)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -260,4 +262,56 @@ func TestCancelMarksRestNotRun(t *testing.T) {
 			t.Errorf("%s: %s, want NOTRUN", c.ID, c.Status)
 		}
 	}
+}
+
+type evidenceHost struct {
+	fakeHost
+	calls []string
+}
+
+func (h *evidenceHost) TakeEvidence(_ context.Context, dir, base string) ([]string, error) {
+	h.calls = append(h.calls, base)
+	p := filepath.Join(dir, base+".png")
+	return []string{p}, os.WriteFile(p, []byte("png"), 0o644)
+}
+
+func TestEvidenceForFailedChecksOnly(t *testing.T) {
+	f := newFake(map[string][]protocol.Request{
+		"a/ok":  nil,
+		"a/bad": {{Kind: protocol.KindToggleTheme, To: "dark"}}, // unsupported → SKIP in the fake
+		"a/red": {{Kind: protocol.KindClickTrigger}},
+	}, "a/ok", "a/bad", "a/red")
+	h := &evidenceHost{}
+	dir := t.TempDir()
+	failing := &failingClick{evidenceHost: h}
+	hr, err := drive(t, f, failing, Options{EvidenceDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var red report.Case
+	for _, c := range hr.Cases {
+		if c.ID == "a/red" {
+			red = c
+		} else if len(c.Evidence) != 0 {
+			t.Errorf("%s (%s) got evidence %v", c.ID, c.Status, c.Evidence)
+		}
+	}
+	if red.Status != protocol.StatusFail || len(red.Evidence) != 1 {
+		t.Fatalf("a/red: %s with evidence %v", red.Status, red.Evidence)
+	}
+	if want := filepath.Join(dir, "fake", "a__red.png"); red.Evidence[0] != want {
+		t.Errorf("evidence path %s, want %s", red.Evidence[0], want)
+	}
+	if _, err := os.Stat(red.Evidence[0]); err != nil {
+		t.Error(err)
+	}
+	if fmt.Sprint(h.calls) != "[a__red]" {
+		t.Errorf("TakeEvidence calls %v", h.calls)
+	}
+}
+
+type failingClick struct{ *evidenceHost }
+
+func (h *failingClick) ClickTrigger(context.Context, protocol.Request) (protocol.Result, error) {
+	return protocol.Result{OK: false, Error: "no"}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -33,6 +34,13 @@ var version = "0.1.0-dev"
 var hostFactories = map[string]func() hosts.Host{
 	"reference": func() hosts.Host { return reference.New() },
 	"inspector": func() hosts.Host { return inspector.New() },
+}
+
+func traceFile(cfg Config) string {
+	if !cfg.Trace {
+		return ""
+	}
+	return filepath.Join(cfg.EvidenceDir, cfg.Host, "trace.zip")
 }
 
 // newHost builds the configured host; cfg was validated.
@@ -69,6 +77,10 @@ type Config struct {
 	Quiet      bool          `env:"QUIET"`
 	// HostDefects make the reference host break requirements on purpose.
 	HostDefects []string `env:"HOST_DEFECTS"`
+	// EvidenceDir receives screenshots, console lines and JSON-RPC
+	// messages of checks that did not pass; empty disables evidence.
+	EvidenceDir string `env:"EVIDENCE_DIR, default=mcpconform-results/evidence"`
+	Trace       bool   `env:"TRACE"`
 }
 
 func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper) (Config, error) {
@@ -114,6 +126,15 @@ func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper
 	}
 	if c.IsSet("host-defect") {
 		cfg.HostDefects = c.StringSlice("host-defect")
+	}
+	if c.IsSet("evidence-dir") {
+		cfg.EvidenceDir = c.String("evidence-dir")
+	}
+	if c.IsSet("trace") {
+		cfg.Trace = c.Bool("trace")
+	}
+	if cfg.Trace && cfg.EvidenceDir == "" {
+		return cfg, errors.New("--trace needs an --evidence-dir to write the trace into")
 	}
 	return cfg, cfg.validate()
 }
@@ -187,6 +208,8 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
+			&cli.StringFlag{Name: "evidence-dir", Usage: "write screenshots, console lines and JSON-RPC messages of checks that did not pass under `DIR` (\"\" disables) [MCPCONFORM_EVIDENCE_DIR]", Value: "mcpconform-results/evidence"},
+			&cli.BoolFlag{Name: "trace", Usage: "record a Playwright trace of the run into the evidence directory (may contain page content) [MCPCONFORM_TRACE]"},
 		}, outputFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
@@ -242,11 +265,12 @@ func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, s
 		hr, err := runner.Run(ctx, h, runner.Options{
 			Env: hosts.Env{
 				Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL,
-				AppTimeout: cfg.AppTimeout, Logf: logf,
+				AppTimeout: cfg.AppTimeout, Logf: logf, TraceFile: traceFile(cfg),
 			},
-			Selection: runner.Selection{Globs: cfg.Run},
-			Stall:     cfg.Stall,
-			Logf:      logf,
+			EvidenceDir: cfg.EvidenceDir,
+			Selection:   runner.Selection{Globs: cfg.Run},
+			Stall:       cfg.Stall,
+			Logf:        logf,
 			OnCase: func(c report.Case) {
 				exp.Mark(cfg.Host, &c) // live XFAIL/STALE; the console filters --quiet
 				con.Case(cfg.Host, c)

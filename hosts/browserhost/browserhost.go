@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -32,6 +34,8 @@ type Base struct {
 	// AppFrame is the host's address of the app iframe: iframe selectors
 	// from the top page down.
 	AppFrame []string
+
+	traceFile string
 
 	mu      sync.Mutex
 	console []string
@@ -55,6 +59,13 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 		return fmt.Errorf("new browser context: %w", err)
 	}
 	b.Ctx = c
+	if env.TraceFile != "" {
+		if err := c.Tracing().Start(playwright.TracingStartOptions{Screenshots: playwright.Bool(true), Snapshots: playwright.Bool(true)}); err != nil {
+			c.Close()
+			return fmt.Errorf("starting the trace: %w", err)
+		}
+		b.traceFile = env.TraceFile
+	}
 	c.OnPage(func(p playwright.Page) {
 		b.mu.Lock()
 		if b.Page != nil && p != b.Page {
@@ -104,12 +115,52 @@ func (b *Base) Bind(ctx context.Context, timeout time.Duration) (hosts.SuiteBrid
 	return s, nil
 }
 
-// Close closes the context (and with it every page it opened).
+// Close saves the trace, if one is recorded, and closes the context (and
+// with it every page it opened).
 func (b *Base) Close() error {
 	if b.Ctx == nil {
 		return nil
 	}
-	return b.Ctx.Close()
+	var terr error
+	if b.traceFile != "" {
+		if err := os.MkdirAll(filepath.Dir(b.traceFile), 0o755); err == nil {
+			terr = b.Ctx.Tracing().Stop(b.traceFile)
+		}
+	}
+	return errors.Join(terr, b.Ctx.Close())
+}
+
+// TakeEvidence saves a screenshot of the host page and the console lines
+// seen so far. Screenshots can contain logged-in page content.
+func (b *Base) TakeEvidence(ctx context.Context, dir, base string) ([]string, error) {
+	if b.Page == nil {
+		return nil, errors.New("no page")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var paths []string
+	var errs []error
+	png := filepath.Join(dir, base+".png")
+	if _, err := b.Page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(png), Timeout: playwright.Float(5000)}); err != nil {
+		errs = append(errs, fmt.Errorf("screenshot: %w", err))
+	} else {
+		paths = append(paths, png)
+	}
+	b.mu.Lock()
+	lines := b.console
+	if len(lines) > 500 {
+		lines = lines[len(lines)-500:]
+	}
+	text := strings.Join(lines, "\n") + "\n"
+	b.mu.Unlock()
+	txt := filepath.Join(dir, base+".console.txt")
+	if err := os.WriteFile(txt, []byte(text), 0o644); err != nil {
+		errs = append(errs, err)
+	} else {
+		paths = append(paths, txt)
+	}
+	return paths, errors.Join(errs...)
 }
 
 // Click delivers a real click to the suite's trigger button.

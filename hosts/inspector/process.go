@@ -19,6 +19,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mcpconform/mcpconform/hosts"
 )
 
 // Version is the MCP Inspector release this driver installs, drives and
@@ -402,4 +404,29 @@ func tail(s string, n int) string {
 		return "…" + s[len(s)-n:]
 	}
 	return s
+}
+
+// StartInstance finds or starts an Inspector the way Setup does (attach
+// through MCPCONFORM_INSPECTOR_URL/_TOKEN, else install on first use and
+// start one with the Node of env.Browser) and returns its web UI URL
+// (scheme://host:port) and API token, for callers that drive the Inspector
+// themselves, such as hosts/generic's tests of an env-defined profile. stop
+// ends an Inspector it started; for an attached one it does nothing.
+func StartInstance(ctx context.Context, env hosts.Env, o Options) (url, token string, stop func() error, err error) {
+	h := NewWithOptions(o)
+	h.logf = env.Logf
+	if h.logf == nil {
+		h.logf = func(string, ...any) {}
+	}
+	inst, err := h.instance(ctx, env)
+	if err != nil {
+		return "", "", nil, err
+	}
+	stop = func() error {
+		if inst.proc == nil {
+			return nil
+		}
+		return inst.proc.Stop(3 * time.Second)
+	}
+	return inst.URL, inst.Token, stop, nil
 }

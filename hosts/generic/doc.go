@@ -1,0 +1,2 @@
+// Package generic is a browser host configured entirely by a profile.
+package generic

@@ -108,7 +108,7 @@ func StartXvfb(ctx context.Context) (*Xvfb, error) {
 	select {
 	case a := <-got:
 		n, perr := strconv.Atoi(strings.TrimSpace(a.line))
-		if a.err != nil && a.line == "" || perr != nil {
+		if perr != nil {
 			return fail(fmt.Errorf("Xvfb did not report a display number (read %q: %v)", a.line, a.err))
 		}
 		x.Display = ":" + strconv.Itoa(n)

@@ -229,6 +229,9 @@ const (
 // Poll is what poll() returns: the run state, the running test, the parked
 // request (nil when none) and every result so far.
 type Poll struct {
+	// Instance identifies the suite document; it changes when the host
+	// reloads or remounts the app iframe, which restarts the suite.
+	Instance  string       `json:"instance"`
 	State     State        `json:"state"`
 	RunningID string       `json:"runningId,omitempty"`
 	Request   *Request     `json:"request,omitempty"`

@@ -86,6 +86,7 @@ export interface SuiteList {
 export type State = "idle" | "running" | "done";
 
 export interface Poll {
+  instance: string;
   state: State;
   runningId?: string;
   request?: ParkedRequest | null;

@@ -89,10 +89,14 @@ func (c *Console) Case(host string, tc Case) {
 	case OutcomeStale:
 		label = "STALE"
 	}
+	if tc.Flaky && o == OutcomePass {
+		// Passed only on a retry: say so, never a silent pass.
+		label = "FLAKY"
+	}
 	fmt.Fprintf(&b, "%s  %s  (%s)\n", c.paint(outcomeColor(o), label),
 		oneLine(sanitize(tc.ID)), consoleDuration(tc.Duration))
 	var details []string
-	if tc.Status != protocol.StatusPass {
+	if tc.Status != protocol.StatusPass || tc.Flaky {
 		// Messages are sanitised even with colour on: their own escape codes
 		// (Playwright's) could leave the terminal in a colour, and a CR could
 		// overwrite the status line.

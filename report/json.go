@@ -72,6 +72,8 @@ type jsonCase struct {
 	Message    string           `json:"message"`
 	DurationMs float64          `json:"durationMs"`
 	Evidence   []string         `json:"evidence"`
+	Attempts   int              `json:"attempts,omitempty"`
+	Flaky      bool             `json:"flaky,omitempty"`
 	ReasonCode string           `json:"reasonCode"`
 	Outcome    Outcome          `json:"outcome"`
 	Expected   *jsonExpectation `json:"expected"`
@@ -118,7 +120,7 @@ func WriteJSON(w io.Writer, r Run) error {
 				ID: c.ID, Name: c.Name, Clause: c.Clause, Edition: c.Edition, SpecRef: c.SpecRef,
 				Manual: c.Manual, Vantage: c.Vantage, Needs: c.Needs, Gesture: c.Gesture,
 				Status: c.Status, Message: c.Message, DurationMs: jsonMs(c.Duration),
-				Evidence: c.Evidence, ReasonCode: c.ReasonCode(), Outcome: c.Outcome(),
+				Evidence: c.Evidence, Attempts: c.Attempts, Flaky: c.Flaky, ReasonCode: c.ReasonCode(), Outcome: c.Outcome(),
 				Expected: toJSONExpectation(c.Expect),
 			}
 			if jc.Needs == nil {
@@ -195,7 +197,7 @@ func ReadJSON(rd io.Reader) (Run, error) {
 					Manual: jc.Manual, Vantage: jc.Vantage, Needs: jc.Needs, Gesture: jc.Gesture,
 				},
 				Status: jc.Status, Message: jc.Message, Duration: fromMs(jc.DurationMs),
-				Evidence: jc.Evidence, Expect: fromJSONExpectation(jc.Expected),
+				Evidence: jc.Evidence, Attempts: jc.Attempts, Flaky: jc.Flaky, Expect: fromJSONExpectation(jc.Expected),
 			})
 			// Empty lists read back as nil, as the runner leaves them.
 			c := &h.Cases[len(h.Cases)-1]

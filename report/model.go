@@ -65,6 +65,10 @@ type Case struct {
 	// console dumps, traces): absolute, or relative to the directory the run
 	// was started in.
 	Evidence []string
+	// Attempts is how many times the check ran (more than 1 with
+	// --retries); Flaky is set when it passed only on a retry.
+	Attempts int
+	Flaky    bool
 	// Expect is the baseline entry covering this case, if any. It is set by
 	// baseline.Apply (and baseline.Expectations.Mark for live output) and
 	// changes what the status means (see Outcome), never the status itself.

@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,9 +35,17 @@ var (
 type InfraError struct {
 	Step string // what the runner was doing
 	Err  error
+	// Evidence are files saved when it happened (a screenshot of the page).
+	Evidence []string
 }
 
-func (e *InfraError) Error() string { return e.Step + ": " + e.Err.Error() }
+func (e *InfraError) Error() string {
+	s := e.Step + ": " + e.Err.Error()
+	if len(e.Evidence) > 0 {
+		s += " (evidence: " + strings.Join(e.Evidence, ", ") + ")"
+	}
+	return s
+}
 func (e *InfraError) Unwrap() error { return e.Err }
 
 // Selection decides which tests run.
@@ -68,6 +77,9 @@ type Options struct {
 	PollWait time.Duration
 	// OnCase is called as each test finishes.
 	OnCase func(report.Case)
+	// Retries reruns checks that failed, timed out or errored up to this
+	// many times; one that then passes is reported flaky.
+	Retries int
 	// EvidenceDir, when set, receives evidence for every check that did not
 	// pass: the JSON-RPC messages of the check and, from hosts that can, a
 	// screenshot and console lines. Paths land in Case.Evidence.
@@ -107,10 +119,16 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 	sb, err := h.Setup(ctx, o.Env)
 	if err != nil {
 		ie := &InfraError{Step: "setting up host " + h.Name(), Err: errors.Join(ErrHostSetup, err)}
+		ie.Evidence = infraEvidence(ctx, h, o, "setup-failure")
 		hr.Infra = ie.Error()
 		return hr, ie
 	}
 	hr, err = Drive(ctx, sb, h, o, hr)
+	var ie *InfraError
+	if errors.As(err, &ie) && ctx.Err() == nil {
+		ie.Evidence = infraEvidence(ctx, h, o, "infra-failure")
+		hr.Infra = ie.Error()
+	}
 	if o.Env.TraceFile != "" {
 		// The trace covers the whole run; it is saved at teardown.
 		for i, c := range hr.Cases {
@@ -138,115 +156,221 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 		return hr, ie
 	}
 	hr.SuiteVersion = list.SuiteVersion
-	var selected []protocol.TestMeta
+	d := &driver{ctx: ctx, sb: sb, h: h, o: o, hr: &hr, results: map[string]protocol.TestResult{}, evidence: map[string][]string{}, meta: map[string]protocol.TestMeta{}, attempts: map[string][]string{}}
 	var ids []string
 	for _, m := range list.Tests {
 		if o.Selection.Match(m) {
-			selected = append(selected, m)
+			d.selected = append(d.selected, m)
+			d.meta[m.ID] = m
 			ids = append(ids, m.ID)
 		}
 	}
-	if len(selected) == 0 {
+	if len(ids) == 0 {
 		return hr, ErrNoTests
 	}
-	results := map[string]protocol.TestResult{}
-	evidence := map[string][]string{}
-	finish := func(infra string) report.HostRun {
-		for _, m := range selected {
-			c := report.Case{TestMeta: m, Status: protocol.StatusNotRun, Message: "not run"}
-			if infra != "" {
-				c.Message = "not run: " + infra
+	if err := d.phase(ids, false); err != nil {
+		return d.finish(infraText(err)), err
+	}
+	// Retries: a check that failed is run again; passing on a retry makes it
+	// flaky, which the reports say, not a plain pass.
+	for attempt := 1; attempt <= o.Retries; attempt++ {
+		var red []string
+		for _, id := range ids {
+			if r := d.results[id]; isRed(r.Status) {
+				red = append(red, id)
 			}
-			if r, ok := results[m.ID]; ok {
-				c.Status, c.Message = r.Status, r.Message
-				c.Duration = time.Duration(r.DurationMs * float64(time.Millisecond))
-				c.Evidence = evidence[m.ID]
-			}
-			hr.Cases = append(hr.Cases, c)
 		}
-		hr.Infra = infra
-		return hr
+		if len(red) == 0 {
+			break
+		}
+		for _, id := range red {
+			d.attempts[id] = append(d.attempts[id], fmt.Sprintf("%s: %s", d.results[id].Status, d.results[id].Message))
+			delete(d.results, id)
+		}
+		if err := d.phase(red, true); err != nil {
+			return d.finish(infraText(err)), err
+		}
 	}
-	if err := sb.Start(ctx, ids); err != nil {
-		ie := &InfraError{Step: "starting the suite", Err: errors.Join(ErrSuiteLost, err)}
-		return finish(ie.Error()), ie
-	}
-	meta := map[string]protocol.TestMeta{}
-	for _, m := range selected {
-		meta[m.ID] = m
-	}
+	return d.finish(""), nil
+}
 
-	lastSeq := 0
-	lastProgress := time.Now()
-	progressKey := ""
-	var p protocol.Poll
+func infraText(err error) string {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return "interrupted"
+	}
+	return err.Error()
+}
+
+func isRed(s protocol.Status) bool {
+	return s == protocol.StatusFail || s == protocol.StatusTimeout || s == protocol.StatusError
+}
+
+// driver holds one Drive's state across phases (first run, remounts, retries).
+type driver struct {
+	ctx      context.Context
+	sb       hosts.SuiteBridge
+	h        hosts.Host
+	o        Options
+	hr       *report.HostRun
+	selected []protocol.TestMeta
+	meta     map[string]protocol.TestMeta
+	results  map[string]protocol.TestResult
+	evidence map[string][]string
+	attempts map[string][]string // earlier failed attempts, for flaky reports
+}
+
+// maxRemounts bounds how often a host may restart the app before the run
+// gives up on it.
+const maxRemounts = 3
+
+// phase starts the suite on ids and services it until it is done. When the
+// host reloads or remounts the app (the suite's instance changes), the check
+// that was running is an ERROR and the suite is started again on the checks
+// not yet finished.
+func (d *driver) phase(ids []string, retry bool) error {
+	if err := d.sb.Start(d.ctx, ids); err != nil {
+		return &InfraError{Step: "starting the suite", Err: errors.Join(ErrSuiteLost, err)}
+	}
+	instance, running := "", ""
+	remounts, lastSeq := 0, 0
+	lastProgress, progressKey := time.Now(), ""
 	for {
-		if ctx.Err() != nil {
-			return finish("interrupted"), ctx.Err()
+		if err := d.ctx.Err(); err != nil {
+			return err
 		}
-		p, err = sb.Poll(ctx, o.PollWait)
+		p, err := d.sb.Poll(d.ctx, d.o.PollWait)
 		if err != nil {
-			if ctx.Err() != nil {
-				return finish("interrupted"), ctx.Err()
+			if d.ctx.Err() != nil {
+				return d.ctx.Err()
 			}
-			ie := &InfraError{Step: describe("polling the suite", p), Err: errors.Join(ErrSuiteLost, err)}
-			return finish(ie.Error()), ie
+			return &InfraError{Step: describe("polling the suite", protocol.Poll{RunningID: running}), Err: errors.Join(ErrSuiteLost, err)}
 		}
+		if instance == "" {
+			instance = p.Instance
+		} else if p.Instance != instance {
+			// The host reloaded or replaced the app iframe: a new suite.
+			remounts++
+			if running != "" {
+				if _, done := d.results[running]; !done {
+					d.record(protocol.TestResult{ID: running, Status: protocol.StatusError,
+						Message: "harness: the host reloaded or remounted the app iframe during this check, so it could not finish"}, retry)
+				}
+			}
+			if remounts > maxRemounts {
+				return &InfraError{Step: "running the suite", Err: fmt.Errorf("%w: the host restarted the app %d times", ErrSuiteLost, remounts)}
+			}
+			var rest []string
+			for _, id := range ids {
+				if _, done := d.results[id]; !done {
+					rest = append(rest, id)
+				}
+			}
+			d.o.Logf("the app was reloaded during %q; restarting the suite on %d remaining check(s)", running, len(rest))
+			if len(rest) == 0 {
+				return nil
+			}
+			if err := d.sb.Start(d.ctx, rest); err != nil {
+				return &InfraError{Step: "restarting the suite after the app was reloaded", Err: errors.Join(ErrSuiteLost, err)}
+			}
+			instance, running, lastSeq = "", "", 0
+			lastProgress = time.Now()
+			continue
+		}
+		running = p.RunningID
 		for _, r := range p.Results {
-			if _, seen := results[r.ID]; seen {
+			if _, ok := d.meta[r.ID]; !ok || !slices.Contains(ids, r.ID) {
+				continue // not asked for in this phase: the page is untrusted
+			}
+			if _, seen := d.results[r.ID]; seen {
 				continue
 			}
-			m, ok := meta[r.ID]
-			if !ok {
-				continue // not ours: the page is untrusted
-			}
-			if !validStatus(r.Status) {
-				r.Status, r.Message = protocol.StatusError, fmt.Sprintf("harness: the suite reported an unknown status %q", r.Status)
-			}
-			results[r.ID] = r
-			if o.EvidenceDir != "" && r.Status != protocol.StatusPass && r.Status != protocol.StatusSkip {
-				evidence[r.ID] = collectEvidence(ctx, h, o, hr.Host, r)
-			}
-			if o.OnCase != nil {
-				o.OnCase(report.Case{TestMeta: m, Status: r.Status, Message: r.Message, Duration: time.Duration(r.DurationMs * float64(time.Millisecond)), Evidence: evidence[r.ID]})
-			}
+			d.record(r, retry)
 		}
-		if len(p.HostInfo) > 0 && hr.HostName == "" {
-			var hi struct{ Name, Version string }
-			if json.Unmarshal(p.HostInfo, &hi) == nil {
-				hr.HostName, hr.HostVersion = hi.Name, hi.Version
-			}
-			hr.HostInfo = p.HostInfo
-		}
-		if len(p.HostCapabilities) > 0 && len(hr.Capabilities) == 0 {
-			hr.Capabilities = p.HostCapabilities
-		}
-		if len(p.HostContext) > 0 && len(hr.Context) == 0 {
-			hr.Context = p.HostContext
-		}
+		d.hostFacts(p)
 		if p.State == protocol.StateDone {
-			return finish(""), nil
+			return nil
 		}
 		if p.Request != nil && p.Request.Seq > lastSeq {
 			lastSeq = p.Request.Seq
-			res := hosts.Dispatch(ctx, h, *p.Request)
-			if _, err := sb.Resolve(ctx, p.Request.Seq, res); err != nil {
-				if ctx.Err() != nil {
-					return finish("interrupted"), ctx.Err()
+			res := hosts.Dispatch(d.ctx, d.h, *p.Request)
+			if _, err := d.sb.Resolve(d.ctx, p.Request.Seq, res); err != nil {
+				if d.ctx.Err() != nil {
+					return d.ctx.Err()
 				}
-				ie := &InfraError{Step: describe("resolving "+string(p.Request.Kind), p), Err: errors.Join(ErrSuiteLost, err)}
-				return finish(ie.Error()), ie
+				return &InfraError{Step: describe("resolving "+string(p.Request.Kind), p), Err: errors.Join(ErrSuiteLost, err)}
 			}
 			lastProgress = time.Now()
 		}
-		key := fmt.Sprintf("%s|%d|%d", p.RunningID, len(results), lastSeq)
+		key := fmt.Sprintf("%s|%d|%d", p.RunningID, len(d.results), lastSeq)
 		if key != progressKey {
 			progressKey, lastProgress = key, time.Now()
-		} else if time.Since(lastProgress) > o.Stall {
-			ie := &InfraError{Step: describe("waiting for the suite", p), Err: fmt.Errorf("%w: no progress for %s", ErrStalled, o.Stall)}
-			return finish(ie.Error()), ie
+		} else if time.Since(lastProgress) > d.o.Stall {
+			return &InfraError{Step: describe("waiting for the suite", p), Err: fmt.Errorf("%w: no progress for %s", ErrStalled, d.o.Stall)}
 		}
 	}
+}
+
+// record keeps one verdict, collects evidence and reports it live.
+func (d *driver) record(r protocol.TestResult, retry bool) {
+	if !validStatus(r.Status) {
+		r.Status, r.Message = protocol.StatusError, fmt.Sprintf("harness: the suite reported an unknown status %q", r.Status)
+	}
+	if prev := d.attempts[r.ID]; len(prev) > 0 && r.Status == protocol.StatusPass {
+		r.Message = fmt.Sprintf("flaky: passed on attempt %d after %s", len(prev)+1, strings.Join(prev, "; "))
+	}
+	d.results[r.ID] = r
+	if d.o.EvidenceDir != "" && r.Status != protocol.StatusPass && r.Status != protocol.StatusSkip {
+		d.evidence[r.ID] = collectEvidence(d.ctx, d.h, d.o, d.hr.Host, r)
+	}
+	if d.o.OnCase != nil && (!retry || !isRed(r.Status)) {
+		d.o.OnCase(d.caseOf(d.meta[r.ID], r))
+	}
+}
+
+func (d *driver) caseOf(m protocol.TestMeta, r protocol.TestResult) report.Case {
+	c := report.Case{TestMeta: m, Status: r.Status, Message: r.Message,
+		Duration: time.Duration(r.DurationMs * float64(time.Millisecond)), Evidence: d.evidence[m.ID]}
+	if n := len(d.attempts[m.ID]); n > 0 {
+		c.Attempts = n + 1
+		c.Flaky = r.Status == protocol.StatusPass
+	}
+	return c
+}
+
+func (d *driver) hostFacts(p protocol.Poll) {
+	hr := d.hr
+	if len(p.HostInfo) > 0 && hr.HostName == "" {
+		var hi struct{ Name, Version string }
+		if json.Unmarshal(p.HostInfo, &hi) == nil {
+			hr.HostName, hr.HostVersion = hi.Name, hi.Version
+		}
+		hr.HostInfo = p.HostInfo
+	}
+	if len(p.HostCapabilities) > 0 && len(hr.Capabilities) == 0 {
+		hr.Capabilities = p.HostCapabilities
+	}
+	if len(p.HostContext) > 0 && len(hr.Context) == 0 {
+		hr.Context = p.HostContext
+	}
+}
+
+// finish turns the verdicts into cases, in catalogue order; a selected check
+// without a verdict is NOTRUN with the reason.
+func (d *driver) finish(infra string) report.HostRun {
+	hr := d.hr
+	hr.Cases = nil
+	for _, m := range d.selected {
+		c := report.Case{TestMeta: m, Status: protocol.StatusNotRun, Message: "not run"}
+		if infra != "" {
+			c.Message = "not run: " + infra
+		}
+		if r, ok := d.results[m.ID]; ok {
+			c = d.caseOf(m, r)
+		}
+		hr.Cases = append(hr.Cases, c)
+	}
+	hr.Infra = infra
+	return *hr
 }
 
 // describe names the running test and pending request for error messages.
@@ -268,6 +392,22 @@ func validStatus(s protocol.Status) bool {
 		}
 	}
 	return false
+}
+
+// infraEvidence saves what the host page looked like when the run failed
+// for an infrastructure reason (app never shown, suite stalled).
+func infraEvidence(ctx context.Context, h hosts.Host, o Options, base string) []string {
+	et, ok := h.(hosts.EvidenceTaker)
+	if !ok || o.EvidenceDir == "" {
+		return nil
+	}
+	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	paths, err := et.TakeEvidence(ectx, filepath.Join(o.EvidenceDir, safeName(h.Name())), base)
+	if err != nil {
+		o.Logf("evidence of the failure: %v", err)
+	}
+	return paths
 }
 
 // collectEvidence writes what the run knows about a check that did not pass.

@@ -45,7 +45,12 @@ func (f *fakeSuite) ListTests(context.Context) (protocol.SuiteList, error) {
 }
 
 func (f *fakeSuite) Start(_ context.Context, ids []string) error {
-	f.started = ids
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.started, f.running, f.results, f.pending = ids, 0, nil, nil
+	for _, id := range ids {
+		delete(f.answers, id)
+	}
 	return nil
 }
 
@@ -314,4 +319,92 @@ type failingClick struct{ *evidenceHost }
 
 func (h *failingClick) ClickTrigger(context.Context, protocol.Request) (protocol.Result, error) {
 	return protocol.Result{OK: false, Error: "no"}, nil
+}
+
+// remountSuite restarts itself (new instance) while its first test waits
+// for a host answer, as a host that reloads the app iframe would.
+type remountSuite struct {
+	*fakeSuite
+	instance int
+	remounts int
+}
+
+func (r *remountSuite) Poll(ctx context.Context, w time.Duration) (protocol.Poll, error) {
+	p, err := r.fakeSuite.Poll(ctx, w)
+	if r.remounts == 0 && p.RunningID == "a/one" && p.Request != nil && p.Request.Seq == 2 {
+		// The host reloads the app: the suite starts over, idle.
+		r.remounts++
+		r.instance++
+		r.fakeSuite.mu.Lock()
+		r.fakeSuite.pending, r.fakeSuite.started, r.fakeSuite.running, r.fakeSuite.results = nil, nil, 0, nil
+		r.fakeSuite.mu.Unlock()
+		return protocol.Poll{Instance: fmt.Sprint(r.instance), State: protocol.StateIdle}, nil
+	}
+	p.Instance = fmt.Sprint(r.instance)
+	return p, err
+}
+
+func TestRemountMidCheckIsErrorAndTheRunGoesOn(t *testing.T) {
+	click := protocol.Request{Kind: protocol.KindClickTrigger}
+	f := newFake(map[string][]protocol.Request{"a/one": {click, click}}, "a/one", "a/two", "a/three")
+	rs := &remountSuite{fakeSuite: f}
+	hr, err := Drive(context.Background(), rs, &fakeHost{}, Options{}, report.HostRun{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := statuses(hr)
+	if st["a/one"] != protocol.StatusError || st["a/two"] != protocol.StatusPass || st["a/three"] != protocol.StatusPass {
+		t.Fatalf("statuses %v: the interrupted check is ERROR, the rest still run", st)
+	}
+	if !strings.Contains(hr.Cases[0].Message, "reloaded or remounted the app iframe") {
+		t.Errorf("message %q does not say why", hr.Cases[0].Message)
+	}
+	if fmt.Sprint(f.started) != "[a/two a/three]" {
+		t.Errorf("after the remount the suite was started on %v, want the unfinished checks", f.started)
+	}
+}
+
+// flakySuite fails a/flaky the first time it runs and passes it after.
+type flakyHost struct {
+	fakeHost
+	n int
+}
+
+func (h *flakyHost) ClickTrigger(context.Context, protocol.Request) (protocol.Result, error) {
+	h.n++
+	return protocol.Result{OK: h.n > 1}, nil
+}
+
+func TestRetriesReportFlakyNotPass(t *testing.T) {
+	f := newFake(map[string][]protocol.Request{"a/flaky": {{Kind: protocol.KindClickTrigger}}}, "a/ok", "a/flaky")
+	h := &flakyHost{}
+	var live []report.Case
+	hr, err := drive(t, f, h, Options{Retries: 2, OnCase: func(c report.Case) { live = append(live, c) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c report.Case
+	for _, x := range hr.Cases {
+		if x.ID == "a/flaky" {
+			c = x
+		}
+	}
+	if c.Status != protocol.StatusPass || !c.Flaky || c.Attempts != 2 || !strings.HasPrefix(c.Message, "flaky: passed on attempt 2") {
+		t.Fatalf("a/flaky: %+v", c)
+	}
+	if fmt.Sprint(f.started) != "[a/flaky]" {
+		t.Errorf("the retry started %v, want only the failed check", f.started)
+	}
+	// Live output shows the first failure as it happened, then the flaky
+	// pass of the retry; the final report has only the flaky pass.
+	if len(live) != 3 || live[1].Status != protocol.StatusFail || !live[2].Flaky {
+		t.Errorf("live cases %+v", live)
+	}
+
+	// Without retries the same check is a plain failure.
+	h2 := &flakyHost{}
+	hr, _ = drive(t, newFake(map[string][]protocol.Request{"a/flaky": {{Kind: protocol.KindClickTrigger}}}, "a/flaky"), h2, Options{})
+	if hr.Cases[0].Status != protocol.StatusFail || hr.Cases[0].Flaky {
+		t.Errorf("without --retries: %+v", hr.Cases[0])
+	}
 }

@@ -81,6 +81,7 @@ type Config struct {
 	// messages of checks that did not pass; empty disables evidence.
 	EvidenceDir string `env:"EVIDENCE_DIR, default=mcpconform-results/evidence"`
 	Trace       bool   `env:"TRACE"`
+	Retries     int    `env:"RETRIES"`
 }
 
 func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper) (Config, error) {
@@ -132,6 +133,12 @@ func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper
 	}
 	if c.IsSet("trace") {
 		cfg.Trace = c.Bool("trace")
+	}
+	if c.IsSet("retries") {
+		cfg.Retries = c.Int("retries")
+	}
+	if cfg.Retries < 0 || cfg.Retries > 10 {
+		return cfg, fmt.Errorf("--retries must be between 0 and 10, got %d", cfg.Retries)
 	}
 	if cfg.Trace && cfg.EvidenceDir == "" {
 		return cfg, errors.New("--trace needs an --evidence-dir to write the trace into")
@@ -209,6 +216,7 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
 			&cli.StringFlag{Name: "evidence-dir", Usage: "write screenshots, console lines and JSON-RPC messages of checks that did not pass under `DIR` (\"\" disables) [MCPCONFORM_EVIDENCE_DIR]", Value: "mcpconform-results/evidence"},
+			&cli.IntFlag{Name: "retries", Usage: "rerun a check that failed up to `N` times; one that then passes is reported flaky [MCPCONFORM_RETRIES]"},
 			&cli.BoolFlag{Name: "trace", Usage: "record a Playwright trace of the run into the evidence directory (may contain page content) [MCPCONFORM_TRACE]"},
 		}, outputFlags()...),
 		Action: func(c *cli.Context) error {
@@ -268,6 +276,7 @@ func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, s
 				AppTimeout: cfg.AppTimeout, Logf: logf, TraceFile: traceFile(cfg),
 			},
 			EvidenceDir: cfg.EvidenceDir,
+			Retries:     cfg.Retries,
 			Selection:   runner.Selection{Globs: cfg.Run},
 			Stall:       cfg.Stall,
 			Logf:        logf,

@@ -199,3 +199,27 @@ func TestServeListsDefects(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, stdout)
 	}
 }
+
+// The host never shows the app in time: exit 3, the message names the step
+// and a screenshot of the page, and the reports are still written.
+func TestAppNeverShownIsInfraWithScreenshot(t *testing.T) {
+	dir := t.TempDir()
+	junitPath := filepath.Join(dir, "junit.xml")
+	_, stderr, code := mcpconform(t, nil, "run", "--app-timeout", "1ms", "--evidence-dir", filepath.Join(dir, "ev"), "--junit", junitPath)
+	if code != ExitInfra {
+		t.Fatalf("exit %d, want %d\n%s", code, ExitInfra, stderr)
+	}
+	if !strings.Contains(stderr, "setting up host reference") || !strings.Contains(stderr, "never appeared") {
+		t.Errorf("the message does not name the step:\n%s", stderr)
+	}
+	m := regexp.MustCompile(`evidence: (\S+\.png)`).FindStringSubmatch(stderr)
+	if m == nil {
+		t.Fatalf("no screenshot path in the message:\n%s", stderr)
+	}
+	if st, err := os.Stat(m[1]); err != nil || st.Size() == 0 {
+		t.Errorf("screenshot %s: %v", m[1], err)
+	}
+	if _, err := os.Stat(junitPath); err != nil {
+		t.Errorf("no JUnit report: %v", err)
+	}
+}

@@ -1,0 +1,133 @@
+// Package chatgpt drives ChatGPT (https://chatgpt.com/) as an MCP Apps
+// host: `mcpconform run --host chatgpt`. EXPERIMENTAL.
+//
+// It is a webchat.Chat with ChatGPT's profile and hooks. It logs in from a
+// Playwright storage state (MCPCONFORM_CHATGPT_STORAGE_STATE, written by
+// `mcpconform login --host chatgpt`), starts a new conversation, picks the
+// conformance connector from the @-mention picker, asks the model to call
+// the suite tool, confirms the tool call if ChatGPT asks, and binds to the
+// suite in the app's iframe (a sandbox on *.oaiusercontent.com with the
+// View nested inside).
+//
+// What was verified, and what was not: the selectors and steps follow
+// public descriptions of chatgpt.com (open-source MCP Apps conformance
+// runners' ChatGPT adapters and DOM notes) and are exercised in CI against
+// a local imitation with that structure (testdata/page.html). Nothing here
+// was run against the live product; docs/hosted.md lists each assumption.
+// Every selector can be overridden with MCPCONFORM_CHATGPT_* without a
+// rebuild.
+package chatgpt
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcpconform/mcpconform/hosts/webchat"
+	"github.com/mcpconform/mcpconform/protocol"
+)
+
+// Experimental marks the driver as not verified against the live product.
+const Experimental = true
+
+// Profile is ChatGPT's built-in profile.
+func Profile() webchat.Profile {
+	return webchat.Profile{
+		Product:      "chatgpt",
+		DisplayName:  "ChatGPT",
+		URL:          "https://chatgpt.com/",
+		LoginURL:     "https://chatgpt.com/auth/login",
+		LoggedOutURL: `/auth/login|^https://auth\.openai\.com/`,
+		AppName:      "mcpconform",
+		Prompt:       "Call the {tool} tool with any nonce string.",
+		// A ProseMirror contenteditable (a hidden fallback textarea shares
+		// the name, not the id).
+		Composer:      "#prompt-textarea",
+		Send:          `[data-testid="send-button"]`,
+		MentionOption: `[role="option"]:has-text("{app}")`,
+		Turn:          "[data-message-author-role]",
+		AppFrame:      []string{`iframe[src*="oaiusercontent.com"]`, "iframe"},
+		ToolApprove:   `button:has-text("Confirm")`,
+		ModalDismiss:  `button:has-text("Got it")`,
+		LoggedOut:     `[data-testid="login-button"]`,
+		DraftReplace:  webchat.None,
+		CommitDrafts:  false,
+		ThemeDark:     "html.dark",
+		// Public adapters report ChatGPT opens ui/open-link without asking.
+		OpenLinkConfirm: webchat.None,
+		DownloadConfirm: `[role="dialog"] button:has-text("Download")`,
+		SamplingConfirm: `[role="dialog"] button:has-text("Allow")`,
+		PageTimeout:     30 * time.Second,
+		ModalWait:       3 * time.Second,
+		DraftTimeout:    10 * time.Second,
+		AllowedHosts:    []string{"chatgpt.com", "openai.com", "oaistatic.com", "oaiusercontent.com"},
+	}
+}
+
+// Host drives ChatGPT.
+type Host struct{ *webchat.Chat }
+
+// New returns the ChatGPT driver, configured from the environment.
+func New() *Host { return NewWithOptions(webchat.Options{}) }
+
+// NewWithOptions returns the ChatGPT driver.
+func NewWithOptions(o webchat.Options) *Host { return &Host{webchat.New(Profile(), hooks{}, o)} }
+
+func (h *Host) Name() string { return "chatgpt" }
+
+// hooks are ChatGPT's steps; the rest are webchat's defaults.
+type hooks struct{ webchat.DefaultHooks }
+
+// SendPrompt picks the connector from the @-mention picker first (typed key
+// by key: the picker opens on input events) and then types the prompt: the
+// model only sees a developer-mode connector's tools once it is picked.
+func (hooks) SendPrompt(ctx context.Context, c *webchat.Chat, prompt string) error {
+	composer, err := c.WaitVisible("Composer", 0)
+	if err != nil {
+		return err
+	}
+	if err := composer.Click(); err != nil {
+		return err
+	}
+	if err := composer.Fill(""); err != nil {
+		return err
+	}
+	if c.Profile.Sel("MentionOption") != "" {
+		if err := c.PickMention(ctx); err != nil {
+			return err
+		}
+		prompt = " " + prompt
+	}
+	if err := composer.PressSequentially(prompt); err != nil {
+		return err
+	}
+	return c.SendComposer(ctx)
+}
+
+// Capabilities ChatGPT's page offers the driver. readModelToolList is
+// absent: the page shows no tool list, so visibility/app-tool-hidden falls
+// back to asking the model.
+
+func (h *Host) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.Trigger(ctx, req)
+}
+func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.Confirm(ctx, req)
+}
+func (h *Host) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.LinkOpened(ctx, req.URL, 5*time.Second)
+}
+func (h *Host) ConversationContains(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.Conversation(ctx, req)
+}
+func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.Theme(ctx, req)
+}
+func (h *Host) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.Inspect(ctx)
+}
+func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
+}
+func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.ResetPage(ctx, req)
+}

@@ -1,0 +1,230 @@
+package generic
+
+//go:generate go run gen_caps.go
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/protocol"
+)
+
+// The runner finds a capability by type assertion on the host value, so a
+// capability the profile does not configure must not be a method of that
+// value at all (a method answering "unsupported" would still count in
+// hosts.Supports and in the reports). Each capability method therefore
+// lives on a one-field wrapper type below, and compose (caps_gen.go,
+// written by gen_caps.go) returns a struct that embeds *Host and exactly the
+// wrappers of the configured capabilities: one struct type per subset of
+// protocol.Kinds, bit i standing for protocol.Kinds[i].
+
+// mask is the capability set of h as bits of protocol.Kinds.
+func (h *Host) mask() int {
+	m := 0
+	for i, k := range protocol.Kinds {
+		if h.cfg.caps[k] {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+func compose(h *Host) hosts.Host { return composers[h.mask()](h) }
+
+type capClickTrigger struct{ h *Host }
+
+// ClickTrigger clicks the suite's trigger button for real.
+func (c capClickTrigger) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return c.h.Click(ctx)
+}
+
+type capConfirmDialog struct{ h *Host }
+
+// ConfirmDialog confirms the host's dialog of that kind: reports a native
+// confirm() accepted as it appeared (CONFIRM=native), or clicks the
+// profile's confirm button once it is visible.
+func (c capConfirmDialog) ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	h := c.h
+	if !h.cfg.dialogs[req.Dialog] {
+		r := protocol.Unsupported(req.Kind)
+		r.Error += fmt.Sprintf(" (%s does not list %s: the host does not ask before it)", h.variable("DIALOGS"), req.Dialog)
+		return r, nil
+	}
+	if h.cfg.confirm != ConfirmNative {
+		sel := expand(h.cfg.confirm, map[string]string{PhDialog: string(req.Dialog)})
+		if err := h.ClickWhenVisible(sel, 5*time.Second); err != nil {
+			return protocol.Result{OK: false, Error: fmt.Sprintf("no %s dialog appeared (%s %q): %s", req.Dialog, h.variable("CONFIRM"), sel, firstLine(err))}, nil
+		}
+		return protocol.Result{OK: true}, nil
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		h.mu.Lock()
+		for i := range h.dialogs {
+			if d := &h.dialogs[i]; !d.consumed {
+				d.consumed = true
+				h.mu.Unlock()
+				return protocol.Result{OK: true, Value: mustJSON(d.Message)}, nil
+			}
+		}
+		h.mu.Unlock()
+		wait := time.Until(deadline)
+		if wait <= 0 {
+			return protocol.Result{OK: false, Error: fmt.Sprintf("no %s confirmation (native confirm()) appeared within 5s", req.Dialog)}, nil
+		}
+		select {
+		case <-ctx.Done():
+			return protocol.Result{}, ctx.Err()
+		case <-h.dialogC:
+		case <-time.After(wait):
+		}
+	}
+}
+
+type capCheckLinkOpen struct{ h *Host }
+
+// CheckLinkOpen reports whether a new tab or window opened the URL.
+func (c capCheckLinkOpen) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return c.h.LinkOpened(ctx, req.URL, 5*time.Second)
+}
+
+type capConversationContains struct{ h *Host }
+
+// ConversationContains waits for the marker in the profile's CONVERSATION.
+func (c capConversationContains) ConversationContains(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return c.h.TextContains(ctx, c.h.cfg.conversation, req.Marker, time.Duration(req.TimeoutMs)*time.Millisecond)
+}
+
+type capToggleTheme struct{ h *Host }
+
+// ToggleTheme switches the host to req.To: by prefers-color-scheme
+// (THEME_TOGGLE=emulate), or by clicking THEME_TOGGLE until THEME_ATTR
+// reads the wanted theme.
+func (c capToggleTheme) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return c.h.toggleTheme(ctx, req.To)
+}
+
+type capReadModelToolList struct{ h *Host }
+
+// ReadModelToolList asks the Go hook for the model's tool list.
+func (c capReadModelToolList) ReadModelToolList(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	v, err := c.h.hooks.ModelTools(ctx)
+	if err != nil {
+		return protocol.Result{}, err
+	}
+	return protocol.Result{OK: true, Value: v}, nil
+}
+
+type capInspectFrame struct{ h *Host }
+
+// InspectFrame reports the attributes of the app iframe and its parent
+// iframe, read from the host DOM.
+func (c capInspectFrame) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return c.h.Inspect(ctx)
+}
+
+type capReadConsole struct{ h *Host }
+
+// ReadConsole waits for console lines matching the pattern.
+func (c capReadConsole) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return c.h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
+}
+
+type capResetIsolation struct{ h *Host }
+
+// ResetIsolation closes tabs the tests opened, forgets native dialogs,
+// presses Escape and, when the profile can switch the theme, restores
+// light. It does not repeat the steps: the suite that asks runs inside the
+// app, and showing the app again would end the run.
+func (c capResetIsolation) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	h := c.h
+	h.mu.Lock()
+	h.dialogs = nil
+	h.mu.Unlock()
+	if r, err := h.Reset(ctx); err != nil || !r.OK {
+		return r, err
+	}
+	if h.cfg.caps[protocol.KindToggleTheme] {
+		return h.toggleTheme(ctx, "light")
+	}
+	return protocol.Result{OK: true}, nil
+}
+
+func (h *Host) toggleTheme(ctx context.Context, to string) (protocol.Result, error) {
+	t := h.cfg.theme
+	if t.toggle == ThemeEmulate {
+		scheme := playwright.ColorSchemeLight
+		if to == "dark" {
+			scheme = playwright.ColorSchemeDark
+		}
+		if err := h.Page.EmulateMedia(playwright.PageEmulateMediaOptions{ColorScheme: scheme}); err != nil {
+			return protocol.Result{}, err
+		}
+		if t.attrSel == "" {
+			return protocol.Result{OK: true}, nil
+		}
+		// Condition wait: the host follows the system theme.
+		if _, err := h.Page.WaitForFunction(`([sel, attr, to]) => { const e = document.querySelector(sel); return !!e && (e.getAttribute(attr) || "").toLowerCase().includes(to); }`,
+			[]any{t.attrSel, t.attrName, to}, playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(5000)}); err != nil {
+			cur, _ := h.readTheme()
+			return protocol.Result{OK: false, Error: fmt.Sprintf("after emulating prefers-color-scheme: %s, %s reads %q", to, h.variable("THEME_ATTR"), cur)}, nil
+		}
+		return protocol.Result{OK: true}, nil
+	}
+	// A toggle may cycle through more than two themes (light, dark, system).
+	for i := 0; i < 3; i++ {
+		cur, raw := h.readTheme()
+		if cur == to {
+			return protocol.Result{OK: true}, nil
+		}
+		if err := h.ClickWhenVisible(t.toggle, 5*time.Second); err != nil {
+			return protocol.Result{}, fmt.Errorf("clicking %s %q: %s", h.variable("THEME_TOGGLE"), t.toggle, firstLine(err))
+		}
+		if _, err := h.Page.WaitForFunction(`([sel, attr, was]) => { const e = document.querySelector(sel); return !!e && e.getAttribute(attr) !== was; }`,
+			[]any{t.attrSel, t.attrName, raw}, playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(5000)}); err != nil {
+			return protocol.Result{OK: false, Error: fmt.Sprintf("clicking %s did not change %s from %q", h.variable("THEME_TOGGLE"), h.variable("THEME_ATTR"), raw)}, nil
+		}
+	}
+	_, raw := h.readTheme()
+	return protocol.Result{OK: false, Error: fmt.Sprintf("the theme toggle did not reach %s (%s reads %q)", to, h.variable("THEME_ATTR"), raw)}, nil
+}
+
+// readTheme reads THEME_ATTR: the theme it names ("light", "dark" or "")
+// and the raw attribute value.
+func (h *Host) readTheme() (theme, raw string) {
+	raw, _ = h.Page.Locator(h.cfg.theme.attrSel).First().GetAttribute(h.cfg.theme.attrName, playwright.LocatorGetAttributeOptions{Timeout: playwright.Float(2000)})
+	return ThemeOf(raw), raw
+}
+
+// ThemeOf names the theme an attribute value stands for: "dark" or
+// "light" when the value is, or contains as a word ("theme-dark",
+// "app dark-mode"), exactly one of them; "" otherwise.
+func ThemeOf(v string) string {
+	words := strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return !(r >= 'a' && r <= 'z') })
+	dark, light := false, false
+	for _, w := range words {
+		dark = dark || w == "dark"
+		light = light || w == "light"
+	}
+	switch {
+	case dark && !light:
+		return "dark"
+	case light && !dark:
+		return "light"
+	}
+	return ""
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

@@ -1,0 +1,90 @@
+package generic
+
+import (
+	"errors"
+
+	"github.com/sethvargo/go-envconfig"
+
+	"github.com/mcpconform/mcpconform/protocol"
+)
+
+// Report is what `mcpconform hosts --check NAME` prints: the variables of
+// the profile, its steps and capabilities, and every problem. Check starts
+// nothing (no browser, no host): selectors are checked for what can be
+// checked without a browser; the browser parses them at the start of Setup.
+type Report struct {
+	Name string
+	// Variables are every profile variable with whether it is set (values
+	// are not kept: they may hold tokens).
+	Variables []VarStatus
+	Steps     []Step
+	// Supported and Unsupported partition protocol.Kinds; Why says why
+	// each unsupported one is.
+	Supported, Unsupported []protocol.Kind
+	Why                    map[protocol.Kind]string
+	// Err is nil for a usable profile, else a *ProfileError (errors.Is
+	// ErrProfile) listing every problem.
+	Err error
+}
+
+// VarStatus is one variable of a profile.
+type VarStatus struct {
+	Name     string // full name, e.g. MCPCONFORM_X_URL
+	Set      bool
+	Required bool
+	Default  string // the default when unset, "" if none
+}
+
+// OK reports whether the profile is usable.
+func (r Report) OK() bool { return r.Err == nil }
+
+// Problems lists what to fix, each naming its variable (and step).
+func (r Report) Problems() []string {
+	var pe *ProfileError
+	if errors.As(r.Err, &pe) {
+		return pe.Problems
+	}
+	if r.Err != nil {
+		return []string{r.Err.Error()}
+	}
+	return nil
+}
+
+// Check validates the profile name in l as Lookup would, without starting
+// anything.
+func Check(name string, l envconfig.Lookuper) Report {
+	r := Report{Name: Canonical(name), Why: map[protocol.Kind]string{}}
+	if nameRE.MatchString(name) {
+		pl := envconfig.PrefixLookuper(Prefix+Key(name)+"_", l)
+		for _, v := range Variables {
+			_, ok := pl.Lookup(v)
+			vs := VarStatus{Name: Var(name, v), Set: ok, Required: isRequired(v)}
+			if v == "STEP_TIMEOUT" {
+				vs.Default = "30s"
+			} else if v == "DIALOGS" {
+				vs.Default = orList(dialogNames())
+			}
+			r.Variables = append(r.Variables, vs)
+		}
+	}
+	p, err := Load(name, l)
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	c, err := compile(name, p, Hooks{})
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	r.Steps = c.steps
+	for _, k := range protocol.Kinds {
+		if c.caps[k] {
+			r.Supported = append(r.Supported, k)
+		} else {
+			r.Unsupported = append(r.Unsupported, k)
+			r.Why[k] = c.why(k)
+		}
+	}
+	return r
+}

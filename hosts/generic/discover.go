@@ -1,0 +1,101 @@
+package generic
+
+import (
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/sethvargo/go-envconfig"
+)
+
+// Reserved are names whose MCPCONFORM_<NAME>_* variables belong to a host
+// built into mcpconform (MCPCONFORM_INSPECTOR_URL attaches the inspector
+// driver to a running Inspector), so they never name a profile.
+var Reserved = []string{"inspector", "reference"}
+
+// Keyer is a Lookuper that can list its keys. Profiles can enumerate it,
+// envconfig.OsLookuper, envconfig.MapLookuper and envconfig.PrefixLookuper
+// over any of those.
+type Keyer interface {
+	envconfig.Lookuper
+	Keys() []string
+}
+
+// Profiles lists the profiles defined in l: every NAME with a
+// MCPCONFORM_<NAME>_URL variable (set, even to ""), as canonical names
+// ("MY_HOST" → "my-host"), sorted, without Reserved names. A lookuper whose
+// keys cannot be listed yields none.
+func Profiles(l envconfig.Lookuper) []string {
+	seen := map[string]bool{}
+	for _, k := range keys(l) {
+		if !strings.HasPrefix(k, Prefix) || !strings.HasSuffix(k, "_URL") {
+			continue
+		}
+		infix := strings.TrimSuffix(strings.TrimPrefix(k, Prefix), "_URL")
+		if infix == "" || !nameRE.MatchString(infix) || strings.ToUpper(infix) != infix {
+			continue
+		}
+		name := Canonical(infix)
+		if isReserved(name) {
+			continue
+		}
+		seen[name] = true
+	}
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func isReserved(name string) bool {
+	for _, r := range Reserved {
+		if Key(r) == Key(name) {
+			return true
+		}
+	}
+	return false
+}
+
+var osLookuperType = reflect.TypeOf(envconfig.OsLookuper())
+
+// keys lists the keys of l where it can.
+func keys(l envconfig.Lookuper) []string {
+	switch v := l.(type) {
+	case nil:
+		return nil
+	case Keyer:
+		return v.Keys()
+	case interface {
+		Key(string) string
+		Unwrap() envconfig.Lookuper
+	}: // envconfig.PrefixLookuper
+		prefix := v.Key("")
+		var out []string
+		for _, k := range keys(v.Unwrap()) {
+			if strings.HasPrefix(k, prefix) {
+				out = append(out, strings.TrimPrefix(k, prefix))
+			}
+		}
+		return out
+	}
+	if reflect.TypeOf(l) == osLookuperType {
+		var out []string
+		for _, kv := range os.Environ() {
+			k, _, _ := strings.Cut(kv, "=")
+			out = append(out, k)
+		}
+		return out
+	}
+	// envconfig.MapLookuper is a map[string]string underneath.
+	if rv := reflect.ValueOf(l); rv.Kind() == reflect.Map && rv.Type().Key().Kind() == reflect.String {
+		var out []string
+		for _, k := range rv.MapKeys() {
+			out = append(out, k.String())
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,378 @@
+package generic
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+	"github.com/sethvargo/go-envconfig"
+
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
+	"github.com/mcpconform/mcpconform/protocol"
+)
+
+// Hooks are the Go code of a host for what configuration cannot say. A
+// host built into mcpconform is a Profile plus Hooks; a profile from the
+// environment has none.
+type Hooks struct {
+	// Vars are the placeholders Prepare supplies (e.g. "token"); "url"
+	// among them lets the profile leave URL empty.
+	Vars []string
+	// Prepare runs at the start of Setup, before the page opens: start
+	// what the host needs, return the values of Vars. cleanup, if not nil,
+	// runs at Teardown.
+	Prepare func(ctx context.Context, env hosts.Env) (vars map[string]string, cleanup func() error, err error)
+	// ModelTools, when set, answers readModelToolList with the tool list
+	// the host's model sees (a JSON array of tools).
+	ModelTools func(ctx context.Context) (json.RawMessage, error)
+}
+
+// Sentinel errors of Setup, wrapped by *SetupError. Both are
+// infrastructure failures (the host could not be judged, exit code 3).
+var (
+	// ErrStep is a step of STEPS that did not complete.
+	ErrStep = errors.New("a step of the host profile failed")
+	// ErrAppNotShown means the steps ran but no frame carried the suite
+	// within the app timeout. It also wraps bridge.ErrNoSuite.
+	ErrAppNotShown = errors.New("the host never showed the app")
+)
+
+// SetupError is a failed Setup of a profile host: which variable and step
+// to look at, and the screenshot taken when it failed.
+type SetupError struct {
+	Variable   string // the variable to fix, e.g. MCPCONFORM_X_STEPS
+	Step       int    // 1-based step index, 0 when not a step
+	What       string // the step as written, or what was waited for
+	Screenshot string // path of the PNG of the page at the failure, "" if none
+	Err        error
+	kind       error
+}
+
+func (e *SetupError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Variable)
+	if e.Step > 0 {
+		fmt.Fprintf(&b, " step %d (%s)", e.Step, e.What)
+	} else if e.What != "" {
+		fmt.Fprintf(&b, " (%s)", e.What)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	if e.Screenshot != "" {
+		b.WriteString("; screenshot: " + e.Screenshot)
+	}
+	return b.String()
+}
+
+func (e *SetupError) Unwrap() []error { return []error{e.kind, e.Err} }
+
+// Host drives a web host as its profile says. It embeds the browser base;
+// the capability methods live on small wrapper types, so that the value
+// Lookup and New return has exactly the capabilities the profile
+// configures and the runner's type assertion finds no other.
+type Host struct {
+	*browserhost.Base
+	cfg   *config
+	hooks Hooks
+	// EvidenceDir receives the screenshot taken when Setup fails; default
+	// os.TempDir()/mcpconform-evidence.
+	EvidenceDir string
+
+	logf    func(string, ...any)
+	vars    map[string]string
+	cleanup func() error
+
+	mu      sync.Mutex
+	dialogs []seenDialog
+	dialogC chan struct{}
+}
+
+type seenDialog struct {
+	Type, Message string
+	consumed      bool
+}
+
+// Lookup builds the host of the profile name from MCPCONFORM_<NAME>_*
+// variables in l. Bad or missing variables give a *ProfileError
+// (errors.Is ErrProfile, exit code 2) that names each variable to fix;
+// nothing is started.
+func Lookup(name string, l envconfig.Lookuper) (hosts.Host, error) {
+	p, err := Load(name, l)
+	if err != nil {
+		return nil, err
+	}
+	return New(name, p, Hooks{})
+}
+
+// New builds a host from a profile given in Go, with Go hooks for what the
+// profile cannot say. A zero StepTimeout is 30s.
+func New(name string, p Profile, hk Hooks) (hosts.Host, error) {
+	if p.StepTimeout == 0 {
+		p.StepTimeout = 30 * time.Second
+	}
+	c, err := compile(name, p, hk)
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{
+		Base:    &browserhost.Base{AppFrame: c.frame},
+		cfg:     c,
+		hooks:   hk,
+		dialogC: make(chan struct{}, 1),
+	}
+	return compose(h), nil
+}
+
+// Unwrap returns the *Host behind a host Lookup or New returned.
+func Unwrap(h hosts.Host) (*Host, bool) {
+	c, ok := h.(interface{ core() *Host })
+	if !ok {
+		return nil, false
+	}
+	return c.core(), true
+}
+
+func (h *Host) core() *Host { return h }
+
+// Name is the profile's canonical name.
+func (h *Host) Name() string { return h.cfg.name }
+
+// Capabilities are the capabilities the profile gives the host.
+func (h *Host) Capabilities() []protocol.Kind {
+	var out []protocol.Kind
+	for _, k := range protocol.Kinds {
+		if h.cfg.caps[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Steps are the profile's parsed steps.
+func (h *Host) Steps() []Step { return append([]Step(nil), h.cfg.steps...) }
+
+func (h *Host) variable(field string) string { return Var(h.cfg.name, field) }
+
+// Setup runs the hooks, opens a page, checks every selector of the profile
+// in the browser, runs the steps and binds to the suite in the app frame.
+// A failing step or an app that never shows gives a *SetupError naming the
+// variable and step, with the path of a screenshot of the page.
+func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, error) {
+	h.logf = env.Logf
+	if h.logf == nil {
+		h.logf = func(string, ...any) {}
+	}
+	h.vars = map[string]string{
+		PhURL:     h.cfg.url,
+		PhServer:  env.ServerURL,
+		PhServer2: env.SecondServerURL,
+		PhNonce:   randomHex(8),
+	}
+	if h.hooks.Prepare != nil {
+		vars, cleanup, err := h.hooks.Prepare(ctx, env)
+		h.cleanup = cleanup
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range vars {
+			h.vars[k] = v
+		}
+	}
+	if h.vars[PhURL] == "" {
+		return nil, fmt.Errorf("%w: %s is empty", ErrProfile, h.variable("URL"))
+	}
+	opts := playwright.BrowserNewContextOptions{}
+	if h.cfg.storageState != "" {
+		opts.StorageStatePath = playwright.String(h.cfg.storageState)
+	}
+	if err := h.Open(env, opts); err != nil {
+		return nil, err
+	}
+	if h.cfg.confirm == ConfirmNative {
+		h.Page.OnDialog(h.onDialog)
+	}
+	if err := h.checkSelectors(); err != nil {
+		return nil, err
+	}
+	for _, st := range h.cfg.steps {
+		if err := h.runStep(ctx, st); err != nil {
+			return nil, &SetupError{Variable: h.variable("STEPS"), Step: st.Index, What: st.Raw, Err: err, kind: ErrStep, Screenshot: h.screenshot(fmt.Sprintf("step%d", st.Index))}
+		}
+	}
+	timeout := env.AppTimeout
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	sb, err := h.Bind(ctx, timeout)
+	if err != nil {
+		v, what := h.variable("APP_FRAME"), "frame path "+strings.Join(h.cfg.frame, " >> ")
+		if len(h.cfg.frame) == 0 {
+			v, what = h.variable("STEPS"), "after the last step, every frame searched"
+		}
+		return nil, &SetupError{Variable: v, What: what, kind: ErrAppNotShown, Screenshot: h.screenshot("app-not-shown"),
+			Err: fmt.Errorf("%w after %d step(s) (check the last steps of %s and %s): %w", ErrAppNotShown, len(h.cfg.steps), h.variable("STEPS"), h.variable("APP_FRAME"), err)}
+	}
+	return sb, nil
+}
+
+// checkSelectors has the browser parse every selector of the profile on
+// the blank page, so a malformed one is reported as the profile's fault
+// before any step runs.
+func (h *Host) checkSelectors() error {
+	type sel struct{ v, where, s string }
+	var all []sel
+	for _, st := range h.cfg.steps {
+		if st.Verb == VerbClick || st.Verb == VerbFill || st.Verb == VerbWaitFor {
+			all = append(all, sel{"STEPS", fmt.Sprintf(" step %d (%s)", st.Index, st.Raw), expand(st.Target, h.vars)})
+		}
+	}
+	for i, f := range h.cfg.frame {
+		all = append(all, sel{"APP_FRAME", fmt.Sprintf(" part %d", i+1), f})
+	}
+	if h.cfg.conversation != "" {
+		all = append(all, sel{"CONVERSATION", "", h.cfg.conversation})
+	}
+	if h.cfg.theme.toggle != "" && h.cfg.theme.toggle != ThemeEmulate {
+		all = append(all, sel{"THEME_TOGGLE", "", h.cfg.theme.toggle})
+	}
+	if h.cfg.theme.attrSel != "" {
+		all = append(all, sel{"THEME_ATTR", "", h.cfg.theme.attrSel})
+	}
+	if h.cfg.confirm != "" && h.cfg.confirm != ConfirmNative {
+		all = append(all, sel{"CONFIRM", "", expand(h.cfg.confirm, map[string]string{PhDialog: string(protocol.DialogDownload)})})
+	}
+	var problems []string
+	for _, s := range all {
+		if _, err := h.Page.Locator(s.s).Count(); err != nil {
+			problems = append(problems, fmt.Sprintf("%s%s: the browser rejects the selector %q: %s", h.variable(s.v), s.where, s.s, firstLine(err)))
+		}
+	}
+	if len(problems) > 0 {
+		return &ProfileError{Name: h.cfg.name, Problems: problems}
+	}
+	return nil
+}
+
+// runStep runs one step within the profile's step timeout.
+func (h *Host) runStep(ctx context.Context, st Step) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ms := float64(h.cfg.stepTimeout.Milliseconds())
+	target := expand(st.Target, h.vars)
+	h.logf("%s step %d: %s", h.cfg.name, st.Index, st)
+	switch st.Verb {
+	case VerbGoto:
+		if _, err := h.Page.Goto(target, playwright.PageGotoOptions{Timeout: &ms}); err != nil {
+			return fmt.Errorf("loading the page failed: %s", firstLine(err))
+		}
+		return nil
+	case VerbPress:
+		if err := h.Page.Keyboard().Press(target); err != nil {
+			return fmt.Errorf("pressing %q failed: %s", target, firstLine(err))
+		}
+		return nil
+	}
+	loc := h.Page.Locator(target).First()
+	var err error
+	switch st.Verb {
+	case VerbClick:
+		err = loc.Click(playwright.LocatorClickOptions{Timeout: &ms})
+	case VerbFill:
+		err = loc.Fill(expand(st.Text, h.vars), playwright.LocatorFillOptions{Timeout: &ms})
+	case VerbWaitFor:
+		err = loc.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateVisible, Timeout: &ms})
+	}
+	if err == nil {
+		return nil
+	}
+	if n, cerr := h.Page.Locator(target).Count(); cerr == nil && n == 0 {
+		return fmt.Errorf("no element matches the selector %q within %s (%s)", target, h.cfg.stepTimeout, h.variable("STEP_TIMEOUT"))
+	}
+	return fmt.Errorf("the selector %q matches, but %s did not complete within %s: %s", target, st.Verb, h.cfg.stepTimeout, firstLine(err))
+}
+
+// screenshot saves the page as it is now and returns the path ("" when it
+// could not).
+func (h *Host) screenshot(tag string) string {
+	if h.Page == nil {
+		return ""
+	}
+	dir := h.EvidenceDir
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "mcpconform-evidence")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		h.logf("screenshot: %v", err)
+		return ""
+	}
+	p := filepath.Join(dir, fmt.Sprintf("%s-setup-%s-%s-%s.png", h.cfg.name, tag, time.Now().Format("20060102-150405"), randomHex(3)))
+	if _, err := h.Page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(p), Timeout: playwright.Float(5000)}); err != nil {
+		h.logf("screenshot: %v", err)
+		return ""
+	}
+	return p
+}
+
+// Teardown closes the browser context and runs the hooks' cleanup.
+func (h *Host) Teardown(ctx context.Context) error {
+	err := h.Close()
+	if h.cleanup != nil {
+		err = errors.Join(err, h.cleanup())
+		h.cleanup = nil
+	}
+	return err
+}
+
+// onDialog accepts the page's native confirm() and alert() dialogs as they
+// appear (a native dialog blocks the renderer, and with it a same-process
+// View, so waiting for the suite to ask would deadlock) and dismisses
+// prompts. confirmDialog reports the confirmations.
+func (h *Host) onDialog(d playwright.Dialog) {
+	typ, msg := d.Type(), d.Message()
+	go func() {
+		if typ == "prompt" {
+			d.Dismiss()
+		} else {
+			d.Accept()
+		}
+	}()
+	if typ != "confirm" {
+		return
+	}
+	h.mu.Lock()
+	if len(h.dialogs) < 100 {
+		h.dialogs = append(h.dialogs, seenDialog{Type: typ, Message: msg})
+	}
+	h.mu.Unlock()
+	select {
+	case h.dialogC <- struct{}{}:
+	default:
+	}
+}
+
+func firstLine(err error) string {
+	s := strings.TrimSpace(err.Error())
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,437 @@
+package generic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/sethvargo/go-envconfig"
+
+	"github.com/mcpconform/mcpconform/protocol"
+)
+
+// Prefix starts every profile variable: MCPCONFORM_<PROFILE>_<FIELD>.
+const Prefix = "MCPCONFORM_"
+
+// Profile is a web host described by MCPCONFORM_<PROFILE>_* variables
+// (read with go-envconfig) or, for a host built into mcpconform, by a Go
+// value. docs/profiles.md is the reference of every field.
+type Profile struct {
+	// URL is the host's web UI, {url} in STEPS.
+	URL string `env:"URL, required"`
+	// Steps make the host show the conformance app: goto, click, fill,
+	// press and wait-for, separated by ";" or newlines.
+	Steps string `env:"STEPS, required"`
+	// AppFrame is the path of iframe selectors from the top page to the
+	// app's document, separated by ">>"; empty: every frame is searched.
+	AppFrame string `env:"APP_FRAME"`
+	// StepTimeout bounds each step.
+	StepTimeout time.Duration `env:"STEP_TIMEOUT, default=30s"`
+	// Conversation is the element whose text is the conversation; it
+	// enables conversationContains.
+	Conversation string `env:"CONVERSATION"`
+	// ThemeToggle is the button that switches the host's theme, or
+	// "emulate" to switch prefers-color-scheme; it enables toggleTheme.
+	ThemeToggle string `env:"THEME_TOGGLE"`
+	// ThemeAttr is SELECTOR@ATTRIBUTE, where the current theme reads.
+	ThemeAttr string `env:"THEME_ATTR"`
+	// Confirm is "native" (accept the page's confirm() dialogs as they
+	// appear) or the selector of the confirm button of the host's own
+	// dialog ({dialog} is open-link, download or sampling); it enables
+	// confirmDialog.
+	Confirm string `env:"CONFIRM"`
+	// Dialogs are the dialogs the host asks before acting (default all).
+	Dialogs []string `env:"DIALOGS"`
+	// Unsupported are capabilities declared unsupported.
+	Unsupported []string `env:"UNSUPPORTED"`
+	// StorageState is the path of a Playwright storage-state file (cookies
+	// and local storage of a logged-in session).
+	StorageState string `env:"STORAGE_STATE"`
+}
+
+// Variables is every profile variable, without MCPCONFORM_<PROFILE>_, in
+// the order of Profile's fields.
+var Variables = func() []string {
+	var out []string
+	t := reflect.TypeOf(Profile{})
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("env"), ",")
+		out = append(out, name)
+	}
+	return out
+}()
+
+// Required are the variables a profile cannot do without.
+var Required = []string{"URL", "STEPS"}
+
+// ThemeEmulate is the THEME_TOGGLE value that switches the page's
+// prefers-color-scheme instead of clicking a button.
+const ThemeEmulate = "emulate"
+
+// ConfirmNative is the CONFIRM value for hosts that ask with the browser's
+// own confirm() dialog.
+const ConfirmNative = "native"
+
+// Sentinel errors. A *ProfileError wraps ErrProfile (and ErrNoProfile when
+// no variable of the profile is set at all).
+var (
+	// ErrProfile is bad input: a missing, empty or malformed profile
+	// variable. The CLI maps it to exit code 2.
+	ErrProfile = errors.New("bad host profile")
+	// ErrNoProfile means no MCPCONFORM_<PROFILE>_* variable is set.
+	ErrNoProfile = errors.New("no such host profile")
+)
+
+// ProfileError lists everything wrong with a profile, each problem naming
+// the variable (and step) to fix.
+type ProfileError struct {
+	Name     string
+	Problems []string
+	none     bool
+}
+
+func (e *ProfileError) Error() string {
+	if len(e.Problems) == 1 {
+		return fmt.Sprintf("host profile %q: %s", e.Name, e.Problems[0])
+	}
+	return fmt.Sprintf("host profile %q has %d problems:\n  - %s", e.Name, len(e.Problems), strings.Join(e.Problems, "\n  - "))
+}
+
+// Unwrap gives ErrProfile, and ErrNoProfile when nothing was set.
+func (e *ProfileError) Unwrap() []error {
+	if e.none {
+		return []error{ErrProfile, ErrNoProfile}
+	}
+	return []error{ErrProfile}
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// Key is the variable infix of a profile name: "my-host" → "MY_HOST".
+func Key(name string) string {
+	return strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+// Canonical is the name a profile is listed and reported under:
+// "MY_HOST" → "my-host".
+func Canonical(name string) string {
+	return strings.ToLower(strings.ReplaceAll(name, "_", "-"))
+}
+
+// Var is the full name of a profile variable: Var("my-host", "URL") is
+// MCPCONFORM_MY_HOST_URL.
+func Var(name, field string) string { return Prefix + Key(name) + "_" + field }
+
+// Load reads the profile name from l (MCPCONFORM_<NAME>_* variables). A
+// variable set to the empty string counts as missing: that is what an
+// unset CI secret expands to. The error is a *ProfileError naming every
+// variable to fix.
+func Load(name string, l envconfig.Lookuper) (Profile, error) {
+	var p Profile
+	if !nameRE.MatchString(name) {
+		return p, &ProfileError{Name: name, Problems: []string{fmt.Sprintf("%q is not a profile name: use letters, digits, - and _, starting with a letter (it becomes %s<NAME>_*)", name, Prefix)}}
+	}
+	pl := envconfig.PrefixLookuper(Prefix+Key(name)+"_", l)
+	var problems []string
+	set := 0
+	for _, v := range Variables {
+		val, ok := pl.Lookup(v)
+		if ok {
+			set++
+		}
+		switch {
+		case ok && strings.TrimSpace(val) == "":
+			problems = append(problems, fmt.Sprintf("%s is set but empty (an unset CI secret or variable expands to \"\"): %s", Var(name, v), emptyHint(v)))
+		case !ok && isRequired(v):
+			problems = append(problems, fmt.Sprintf("%s is not set: %s", Var(name, v), requiredHint(v)))
+		}
+	}
+	if set == 0 {
+		return p, &ProfileError{Name: Canonical(name), none: true, Problems: []string{fmt.Sprintf(
+			"no variable of it is set: define at least %s and %s (see docs/profiles.md)", Var(name, "URL"), Var(name, "STEPS"))}}
+	}
+	if len(problems) > 0 {
+		return p, &ProfileError{Name: Canonical(name), Problems: problems}
+	}
+	err := envconfig.ProcessWith(context.Background(), &envconfig.Config{
+		Target:   &p,
+		Lookuper: pl,
+		Mutators: []envconfig.Mutator{envconfig.MutatorFunc(func(_ context.Context, key, _, _, cur string) (string, bool, error) {
+			cur = strings.TrimSpace(cur)
+			if cur == "" { // caught above; a guard should the lookuper change its mind
+				return "", true, fmt.Errorf("%s is empty", Var(name, key))
+			}
+			return cur, false, nil
+		})},
+	})
+	if err != nil {
+		return p, &ProfileError{Name: Canonical(name), Problems: []string{decodeProblem(name, err)}}
+	}
+	return p, nil
+}
+
+func isRequired(v string) bool {
+	for _, r := range Required {
+		if r == v {
+			return true
+		}
+	}
+	return false
+}
+
+func requiredHint(v string) string {
+	switch v {
+	case "URL":
+		return "set it to the host's web UI, e.g. http://127.0.0.1:6274"
+	case "STEPS":
+		return `say how the host shows the app, e.g. "goto {url}; click [data-testid=open-app]"`
+	}
+	return "set it"
+}
+
+func emptyHint(v string) string {
+	if isRequired(v) {
+		return "give it a value (" + requiredHint(v) + ")"
+	}
+	return "give it a value or unset it"
+}
+
+// decodeProblem turns an envconfig decoding error into a sentence naming
+// the variable.
+func decodeProblem(name string, err error) string {
+	msg := err.Error()
+	for _, v := range Variables {
+		if strings.Contains(msg, v+":") || strings.Contains(msg, `"`+v+`"`) || strings.HasPrefix(msg, v) {
+			return fmt.Sprintf("%s: %v", Var(name, v), err)
+		}
+	}
+	return fmt.Sprintf("%s*: %v", Prefix+Key(name)+"_", err)
+}
+
+// config is a validated profile, ready for a Host.
+type config struct {
+	name         string
+	url          string
+	steps        []Step
+	frame        []string
+	stepTimeout  time.Duration
+	conversation string
+	theme        themeConfig
+	confirm      string // ConfirmNative or a selector
+	dialogs      map[protocol.Dialog]bool
+	unsupported  map[protocol.Kind]bool
+	storageState string
+	caps         map[protocol.Kind]bool
+	placeholders []string
+}
+
+type themeConfig struct {
+	toggle   string // selector, ThemeEmulate or ""
+	attrSel  string
+	attrName string
+}
+
+// compile validates p and collects every problem, each naming its
+// variable. extra are placeholders a Go hook supplies.
+func compile(name string, p Profile, hk Hooks) (*config, error) {
+	c := &config{
+		name:         Canonical(name),
+		url:          p.URL,
+		stepTimeout:  p.StepTimeout,
+		conversation: strings.TrimSpace(p.Conversation),
+		confirm:      strings.TrimSpace(p.Confirm),
+		storageState: p.StorageState,
+		dialogs:      map[protocol.Dialog]bool{},
+		unsupported:  map[protocol.Kind]bool{},
+	}
+	var problems []string
+	bad := func(v, format string, args ...any) {
+		problems = append(problems, Var(name, v)+": "+fmt.Sprintf(format, args...))
+	}
+	c.placeholders = append([]string{PhURL, PhServer, PhServer2, PhNonce}, hk.Vars...)
+	urlFromHook := false
+	for _, v := range hk.Vars {
+		if v == PhURL {
+			urlFromHook = true
+		}
+	}
+
+	switch {
+	case p.URL == "" && urlFromHook:
+	case p.URL == "":
+		problems = append(problems, Var(name, "URL")+" is not set: "+requiredHint("URL"))
+	default:
+		if u, err := url.Parse(p.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("URL", "%q is not an absolute http(s) URL", p.URL)
+		}
+	}
+	if strings.TrimSpace(p.Steps) == "" {
+		problems = append(problems, Var(name, "STEPS")+" is not set: "+requiredHint("STEPS"))
+	} else {
+		steps, sp := ParseSteps(Var(name, "STEPS"), p.Steps, c.placeholders)
+		c.steps = steps
+		problems = append(problems, sp...)
+	}
+	if f := strings.TrimSpace(p.AppFrame); f != "" {
+		frame, err := ParseFramePath(f)
+		if err != nil {
+			bad("APP_FRAME", "%v", err)
+		}
+		c.frame = frame
+	}
+	if p.StepTimeout <= 0 {
+		bad("STEP_TIMEOUT", "must be a positive duration such as 30s, got %s", p.StepTimeout)
+	}
+	if c.conversation != "" {
+		if err := CheckSelector(c.conversation); err != nil {
+			bad("CONVERSATION", "%v", err)
+		}
+	}
+
+	// Theme: a button and where the theme reads, or emulation.
+	c.theme.toggle = strings.TrimSpace(p.ThemeToggle)
+	if a := strings.TrimSpace(p.ThemeAttr); a != "" {
+		i := strings.LastIndexByte(a, '@')
+		if i <= 0 || i == len(a)-1 || strings.ContainsAny(a[i+1:], " []()=\"'") {
+			bad("THEME_ATTR", "%q is not SELECTOR@ATTRIBUTE, e.g. html@data-theme or body@class", a)
+		} else if err := CheckSelector(a[:i]); err != nil {
+			bad("THEME_ATTR", "%v", err)
+		} else {
+			c.theme.attrSel, c.theme.attrName = a[:i], a[i+1:]
+		}
+	}
+	switch {
+	case c.theme.toggle == "" && p.ThemeAttr != "":
+		bad("THEME_ATTR", "is set but %s is not: name the button that switches the theme (or %q)", Var(name, "THEME_TOGGLE"), ThemeEmulate)
+	case c.theme.toggle == "", strings.EqualFold(c.theme.toggle, ThemeEmulate):
+		if c.theme.toggle != "" {
+			c.theme.toggle = ThemeEmulate
+		}
+	case p.ThemeAttr == "":
+		bad("THEME_TOGGLE", "is a button but %s is not set: say where the current theme reads, e.g. html@data-theme", Var(name, "THEME_ATTR"))
+	default:
+		if err := CheckSelector(c.theme.toggle); err != nil {
+			bad("THEME_TOGGLE", "%v", err)
+		}
+	}
+
+	// Confirmation dialogs.
+	switch {
+	case c.confirm == "":
+		if len(p.Dialogs) > 0 {
+			bad("DIALOGS", "is set but %s is not: say how to confirm them (%q or a button selector)", Var(name, "CONFIRM"), ConfirmNative)
+		}
+	case strings.EqualFold(c.confirm, ConfirmNative):
+		c.confirm = ConfirmNative
+	default:
+		if err := checkPlaceholders(c.confirm, []string{PhDialog}); err != nil {
+			bad("CONFIRM", "%v", err)
+		} else if err := CheckSelector(c.confirm); err != nil {
+			bad("CONFIRM", "%v", err)
+		}
+	}
+	if len(p.Dialogs) == 0 {
+		for _, d := range protocol.Dialogs {
+			c.dialogs[d] = true
+		}
+	}
+	for _, d := range p.Dialogs {
+		d = strings.TrimSpace(d)
+		ok := false
+		for _, k := range protocol.Dialogs {
+			if strings.EqualFold(d, string(k)) {
+				c.dialogs[k], ok = true, true
+			}
+		}
+		if !ok {
+			bad("DIALOGS", "unknown dialog %q: use %s", d, orList(dialogNames()))
+		}
+	}
+
+	for _, u := range p.Unsupported {
+		u = strings.TrimSpace(u)
+		ok := false
+		for _, k := range protocol.Kinds {
+			if strings.EqualFold(u, string(k)) {
+				c.unsupported[k], ok = true, true
+			}
+		}
+		if !ok {
+			bad("UNSUPPORTED", "unknown capability %q: use %s", u, orList(kindNames()))
+		}
+	}
+	if p.StorageState != "" {
+		if st, err := os.Stat(p.StorageState); err != nil {
+			bad("STORAGE_STATE", "%v", err)
+		} else if st.IsDir() {
+			bad("STORAGE_STATE", "%s is a directory, not a Playwright storage-state file", p.StorageState)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, &ProfileError{Name: c.name, Problems: problems}
+	}
+	c.caps = c.capabilities(hk)
+	return c, nil
+}
+
+// capabilities is what the profile configures, minus what it declares
+// unsupported.
+func (c *config) capabilities(hk Hooks) map[protocol.Kind]bool {
+	caps := map[protocol.Kind]bool{
+		// A browser can always do these.
+		protocol.KindClickTrigger:   true,
+		protocol.KindCheckLinkOpen:  true,
+		protocol.KindInspectFrame:   true,
+		protocol.KindReadConsole:    true,
+		protocol.KindResetIsolation: true,
+		// These need the profile (or Go) to say how.
+		protocol.KindConfirmDialog:        c.confirm != "",
+		protocol.KindConversationContains: c.conversation != "",
+		protocol.KindToggleTheme:          c.theme.toggle != "",
+		protocol.KindReadModelToolList:    hk.ModelTools != nil,
+	}
+	for k := range c.unsupported {
+		caps[k] = false
+	}
+	return caps
+}
+
+// why says why the profile lacks capability k.
+func (c *config) why(k protocol.Kind) string {
+	if c.unsupported[k] {
+		return "declared in UNSUPPORTED"
+	}
+	switch k {
+	case protocol.KindConfirmDialog:
+		return "CONFIRM is not set"
+	case protocol.KindConversationContains:
+		return "CONVERSATION is not set"
+	case protocol.KindToggleTheme:
+		return "THEME_TOGGLE is not set"
+	case protocol.KindReadModelToolList:
+		return "a profile cannot read the model's tool list (Go hosts only)"
+	}
+	return ""
+}
+
+func dialogNames() []string {
+	var out []string
+	for _, d := range protocol.Dialogs {
+		out = append(out, string(d))
+	}
+	return out
+}
+
+func kindNames() []string {
+	var out []string
+	for _, k := range protocol.Kinds {
+		out = append(out, string(k))
+	}
+	return out
+}

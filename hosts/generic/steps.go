@@ -1,0 +1,350 @@
+package generic
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Verbs of the step language.
+const (
+	VerbGoto    = "goto"     // goto URL: load URL in the page
+	VerbClick   = "click"    // click SELECTOR: click the first match once it is actionable
+	VerbFill    = "fill"     // fill SELECTOR=TEXT: type TEXT into the first match
+	VerbPress   = "press"    // press KEY: press KEY (Enter, Tab, Control+A …) in the focused element
+	VerbWaitFor = "wait-for" // wait-for SELECTOR: wait until the first match is visible
+)
+
+// Verbs lists the step verbs in the order the documentation gives them.
+var Verbs = []string{VerbGoto, VerbClick, VerbFill, VerbPress, VerbWaitFor}
+
+// Step is one parsed step of a profile's STEPS.
+type Step struct {
+	Index int    // 1-based position in STEPS
+	Verb  string // one of Verbs
+	// Target is the URL (goto), the selector (click, fill, wait-for) or the
+	// key (press), with placeholders still in it.
+	Target string
+	// Text is what fill types, placeholders still in it.
+	Text string
+	Raw  string // the step as written
+}
+
+// String renders the step as it would be written, with fill's text left
+// out (it may be a password).
+func (s Step) String() string {
+	switch s.Verb {
+	case VerbFill:
+		return fmt.Sprintf("fill %s=(%d characters)", s.Target, len(s.Text))
+	case VerbGoto:
+		t := s.Target
+		if i := strings.IndexByte(t, '?'); i >= 0 {
+			t = t[:i] + "?…" // query strings carry tokens
+		}
+		return "goto " + t
+	}
+	return s.Verb + " " + s.Target
+}
+
+// Placeholders every profile may use in STEPS.
+const (
+	PhURL     = "url"     // the profile's URL
+	PhServer  = "server"  // the fixture MCP server (hosts.Env.ServerURL)
+	PhServer2 = "server2" // the second fixture MCP server (hosts.Env.SecondServerURL)
+	PhNonce   = "nonce"   // a fresh random hex string per run
+	PhDialog  = "dialog"  // in CONFIRM only: open-link, download or sampling
+)
+
+var placeholderRE = regexp.MustCompile(`\{([a-z][a-z0-9_]*)\}`)
+
+// checkPlaceholders reports the first {name} in s that is not allowed.
+// Braces around anything but a lower-case identifier are literal text.
+func checkPlaceholders(s string, allowed []string) error {
+	for _, m := range placeholderRE.FindAllStringSubmatch(s, -1) {
+		ok := false
+		for _, a := range allowed {
+			if m[1] == a {
+				ok = true
+			}
+		}
+		if !ok {
+			names := make([]string, len(allowed))
+			for i, a := range allowed {
+				names[i] = "{" + a + "}"
+			}
+			return fmt.Errorf("unknown placeholder {%s}: use %s", m[1], orList(names))
+		}
+	}
+	return nil
+}
+
+// expand replaces every {name} of vars in s.
+func expand(s string, vars map[string]string) string {
+	return placeholderRE.ReplaceAllStringFunc(s, func(m string) string {
+		if v, ok := vars[m[1:len(m)-1]]; ok {
+			return v
+		}
+		return m
+	})
+}
+
+// opensQuote reports whether the quote at s[i] starts a quoted string: at
+// the start of a token (after a space, "=", "(", "[", ",", ">" or nothing),
+// so that an apostrophe inside a word ("Don't") stays literal.
+func opensQuote(s string, i int) bool {
+	return i == 0 || strings.IndexByte(" \t\n=([,>", s[i-1]) >= 0
+}
+
+// splitTop splits s at every byte of seps that is outside quotes, brackets
+// and parentheses.
+func splitTop(s string, seps string) []string {
+	var out []string
+	var stack []byte
+	var quote byte
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case (c == '"' || c == '\'') && opensQuote(s, i):
+			quote = c
+		case c == '[' || c == '(':
+			stack = append(stack, c)
+		case (c == ']' || c == ')') && len(stack) > 0:
+			stack = stack[:len(stack)-1]
+		case len(stack) == 0 && strings.IndexByte(seps, c) >= 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// ParseSteps parses a STEPS value. variable names the variable in errors,
+// allowed lists the placeholders the steps may use. Steps are separated by
+// ";" or newlines outside quotes and brackets; empty steps are ignored.
+func ParseSteps(variable, s string, allowed []string) ([]Step, []string) {
+	var steps []Step
+	var problems []string
+	n := 0
+	for _, raw := range splitTop(s, ";\n") {
+		raw = strings.TrimSpace(raw)
+		if raw == "" || strings.HasPrefix(raw, "#") {
+			continue
+		}
+		n++
+		st, err := parseStep(raw, allowed)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s step %d (%q): %v", variable, n, raw, err))
+			continue
+		}
+		st.Index = n
+		steps = append(steps, st)
+	}
+	if n == 0 {
+		problems = append(problems, fmt.Sprintf("%s has no steps: give at least %q", variable, "goto {url}"))
+	} else if len(steps) > 0 && steps[0].Index == 1 && steps[0].Verb != VerbGoto {
+		problems = append(problems, fmt.Sprintf("%s step 1 (%q): the first step must be goto (the page starts blank), e.g. %q", variable, steps[0].Raw, "goto {url}"))
+	}
+	return steps, problems
+}
+
+func parseStep(raw string, allowed []string) (Step, error) {
+	verb, arg, _ := strings.Cut(raw, " ")
+	verb = strings.ToLower(strings.TrimSpace(verb))
+	arg = strings.TrimSpace(arg)
+	st := Step{Verb: verb, Raw: raw}
+	known := false
+	for _, v := range Verbs {
+		if verb == v {
+			known = true
+		}
+	}
+	if !known {
+		return st, fmt.Errorf("unknown step %q: use %s", verb, orList(Verbs))
+	}
+	if arg == "" {
+		return st, fmt.Errorf("%s needs %s", verb, argHelp(verb))
+	}
+	if err := checkPlaceholders(arg, allowed); err != nil {
+		return st, err
+	}
+	switch verb {
+	case VerbGoto:
+		st.Target = arg
+		if err := checkURLTemplate(arg); err != nil {
+			return st, err
+		}
+	case VerbClick, VerbWaitFor:
+		st.Target = arg
+		if err := CheckSelector(arg); err != nil {
+			return st, err
+		}
+	case VerbFill:
+		sel, text, ok := cutAssign(arg)
+		if !ok {
+			return st, fmt.Errorf("fill needs %s (the first = outside quotes and brackets ends the selector)", argHelp(verb))
+		}
+		if err := CheckSelector(sel); err != nil {
+			return st, err
+		}
+		t, err := unquoteText(text)
+		if err != nil {
+			return st, err
+		}
+		st.Target, st.Text = sel, t
+	case VerbPress:
+		if strings.ContainsAny(arg, " \t") {
+			return st, fmt.Errorf("press takes one key such as Enter, Tab or Control+A, got %q", arg)
+		}
+		st.Target = arg
+	}
+	return st, nil
+}
+
+func argHelp(verb string) string {
+	switch verb {
+	case VerbGoto:
+		return "a URL, e.g. goto {url}"
+	case VerbFill:
+		return "SELECTOR=TEXT, e.g. fill textarea=Run the conformance suite"
+	case VerbPress:
+		return "a key, e.g. press Enter"
+	}
+	return "a selector, e.g. " + verb + ` [data-testid="send"]`
+}
+
+// checkURLTemplate checks that a goto target is an absolute http(s) URL
+// once its placeholders are filled in.
+func checkURLTemplate(t string) error {
+	sample := expand(t, map[string]string{
+		PhURL: "http://127.0.0.1:1", PhServer: "http://127.0.0.1:2/mcp", PhServer2: "http://127.0.0.1:3/mcp", PhNonce: "0123",
+	})
+	// Placeholders supplied by a Go hook have no sample: stand in a host.
+	sample = placeholderRE.ReplaceAllString(sample, "http://127.0.0.1:4")
+	u, err := url.Parse(sample)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("goto needs an absolute http(s) URL such as {url} or {url}/path, got %q", t)
+	}
+	return nil
+}
+
+// Playwright selector engines written as name=body; their "=" is part of
+// the selector, not fill's separator.
+var engines = []string{"css", "xpath", "text", "id", "role", "data-testid", "data-test-id", "data-test", "nth", "visible", "internal:text", "internal:label", "internal:role", "internal:testid", "internal:attr", "internal:has-text"}
+
+// cutAssign splits SELECTOR=TEXT at the first "=" outside quotes,
+// brackets and parentheses, after a leading selector engine's own "=".
+func cutAssign(s string) (sel, text string, ok bool) {
+	skip := 0
+	for _, e := range engines {
+		if strings.HasPrefix(s, e+"=") {
+			skip = len(e) + 1
+		}
+	}
+	parts := splitTop(s[skip:], "=")
+	if len(parts) < 2 {
+		return "", "", false
+	}
+	sel = strings.TrimSpace(s[:skip] + parts[0])
+	text = strings.TrimSpace(s[skip+len(parts[0])+1:])
+	return sel, text, true
+}
+
+// unquoteText strips one pair of quotes: "…" with Go escapes, or '…' as is.
+func unquoteText(t string) (string, error) {
+	switch {
+	case len(t) >= 2 && t[0] == '"' && t[len(t)-1] == '"':
+		u, err := strconv.Unquote(t)
+		if err != nil {
+			return "", fmt.Errorf("bad quoted text %s: %v", t, err)
+		}
+		return u, nil
+	case len(t) >= 2 && t[0] == '\'' && t[len(t)-1] == '\'':
+		return t[1 : len(t)-1], nil
+	}
+	return t, nil
+}
+
+// CheckSelector checks what can be checked of a Playwright selector without
+// a browser: it is not empty, its quotes, brackets and parentheses balance,
+// and it does not start or end with the chaining operator >>. The browser
+// parses the rest when Setup begins, before any step runs.
+func CheckSelector(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("empty selector")
+	}
+	var stack []byte
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case (c == '"' || c == '\'') && opensQuote(s, i):
+			quote = c
+		case c == '[' || c == '(':
+			stack = append(stack, c)
+		case c == ']' || c == ')':
+			open := byte('[')
+			if c == ')' {
+				open = '('
+			}
+			if len(stack) == 0 || stack[len(stack)-1] != open {
+				return fmt.Errorf("bad selector %q: unexpected %q at offset %d", s, c, i)
+			}
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if quote != 0 {
+		return fmt.Errorf("bad selector %q: unclosed %c quote", s, quote)
+	}
+	if len(stack) > 0 {
+		return fmt.Errorf("bad selector %q: unclosed %q", s, stack[len(stack)-1])
+	}
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, ">>") || strings.HasSuffix(t, ">>") {
+		return fmt.Errorf("bad selector %q: it starts or ends with >>", s)
+	}
+	return nil
+}
+
+// ParseFramePath splits an APP_FRAME value into iframe selectors, from the
+// top page down: "iframe.outer >> iframe" enters iframe.outer, then the
+// first iframe inside it.
+func ParseFramePath(s string) ([]string, error) {
+	var out []string
+	for i, part := range strings.Split(s, ">>") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			return nil, fmt.Errorf("part %d of the frame path %q is empty (separate iframe selectors with >>)", i+1, s)
+		}
+		if err := CheckSelector(part); err != nil {
+			return nil, fmt.Errorf("part %d of the frame path: %v", i+1, err)
+		}
+		out = append(out, part)
+	}
+	return out, nil
+}
+
+func orList(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}

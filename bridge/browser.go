@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -31,7 +32,14 @@ type Browser struct {
 	// closes each connection at once, so nothing leaves the machine.
 	blackhole net.Listener
 	once      sync.Once
+	gone      chan struct{}
 }
+
+// ErrBrowserGone means the browser process exited or crashed under the run.
+var ErrBrowserGone = errors.New("the browser crashed or was closed")
+
+// Gone is closed when the browser disconnects (crash, kill, close).
+func (b *Browser) Gone() <-chan struct{} { return b.gone }
 
 // Launch installs the driver when needed, starts it and launches Chromium.
 func Launch(o Options) (*Browser, error) {
@@ -98,7 +106,10 @@ func Launch(o Options) (*Browser, error) {
 		os.RemoveAll(scratch)
 		return nil, fmt.Errorf("launching %s: %w", paths.Browser, err)
 	}
-	return &Browser{PW: pw, Browser: b, Paths: paths, scratch: scratch, blackhole: hole}, nil
+	br := &Browser{PW: pw, Browser: b, Paths: paths, scratch: scratch, blackhole: hole, gone: make(chan struct{})}
+	var goneOnce sync.Once
+	b.OnDisconnected(func(playwright.Browser) { goneOnce.Do(func() { close(br.gone) }) })
+	return br, nil
 }
 
 // blackhole is an HTTP proxy on loopback that refuses every request with
@@ -127,8 +138,15 @@ func (b *Browser) Version() string {
 func (b *Browser) Close() error {
 	var err error
 	b.once.Do(func() {
-		if e := b.Browser.Close(); e != nil {
+		// A crashed browser can leave Close waiting on a dead connection;
+		// stopping the driver below ends whatever is left.
+		done := make(chan error, 1)
+		go func() { done <- b.Browser.Close() }()
+		select {
+		case e := <-done:
 			err = e
+		case <-time.After(10 * time.Second):
+			err = errors.New("closing the browser timed out")
 		}
 		if e := b.PW.Stop(); e != nil && err == nil {
 			err = e

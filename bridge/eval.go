@@ -7,9 +7,14 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mxschmitt/playwright-go"
 )
+
+// EvalTimeout bounds one evaluate; the suite's long-poll answers within a
+// second, so anything much slower means a hung or dead renderer.
+var EvalTimeout = 30 * time.Second
 
 // ErrFrameGone means the frame the evaluator was bound to no longer exists
 // (the iframe was removed or replaced); find the frame again.
@@ -121,6 +126,10 @@ func (e *Evaluator) Eval(ctx context.Context, expr string) (json.RawMessage, err
 		case r = <-ch:
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		case <-time.After(EvalTimeout):
+			// A renderer that never answers is as good as gone.
+			e.Reset()
+			return nil, fmt.Errorf("the page did not answer within %s", EvalTimeout)
 		}
 		if r.err == nil {
 			return json.RawMessage(r.v), nil

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
@@ -116,14 +117,38 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 			o.Logf("teardown of %s: %v", h.Name(), err)
 		}
 	}()
+	// A crashed browser ends the run at once as an infrastructure failure
+	// instead of waiting for every evaluate to time out.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if o.Env.Browser != nil {
+		go func() {
+			select {
+			case <-o.Env.Browser.Gone():
+				cancel(bridge.ErrBrowserGone)
+			case <-ctx.Done():
+			}
+		}()
+	}
 	sb, err := h.Setup(ctx, o.Env)
 	if err != nil {
+		if errors.Is(context.Cause(ctx), bridge.ErrBrowserGone) {
+			err = bridge.ErrBrowserGone
+		}
 		ie := &InfraError{Step: "setting up host " + h.Name(), Err: errors.Join(ErrHostSetup, err)}
 		ie.Evidence = infraEvidence(ctx, h, o, "setup-failure")
 		hr.Infra = ie.Error()
 		return hr, ie
 	}
 	hr, err = Drive(ctx, sb, h, o, hr)
+	if cause := context.Cause(ctx); errors.Is(cause, bridge.ErrBrowserGone) {
+		err = &InfraError{Step: "running the suite", Err: cause}
+		for i, c := range hr.Cases {
+			if c.Status == protocol.StatusNotRun {
+				hr.Cases[i].Message = "not run: " + cause.Error()
+			}
+		}
+	}
 	var ie *InfraError
 	if errors.As(err, &ie) && ctx.Err() == nil {
 		ie.Evidence = infraEvidence(ctx, h, o, "infra-failure")

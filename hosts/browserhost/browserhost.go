@@ -127,7 +127,14 @@ func (b *Base) Close() error {
 			terr = b.Ctx.Tracing().Stop(b.traceFile)
 		}
 	}
-	return errors.Join(terr, b.Ctx.Close())
+	done := make(chan error, 1)
+	go func() { done <- b.Ctx.Close() }()
+	select {
+	case err := <-done:
+		return errors.Join(terr, err)
+	case <-time.After(10 * time.Second):
+		return errors.Join(terr, errors.New("closing the browser context timed out"))
+	}
 }
 
 // TakeEvidence saves a screenshot of the host page and the console lines

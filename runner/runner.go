@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -51,11 +52,33 @@ func (e *InfraError) Unwrap() error { return e.Err }
 
 // Selection decides which tests run.
 type Selection struct {
-	Globs []string // id globs (path.Match); empty means all
+	Globs    []string           // id globs (path.Match); empty means all
+	Clauses  []protocol.Clause  // empty means all
+	Editions []protocol.Edition // empty means all
+	Shard    Shard              // zero means no sharding
 }
 
-// Match reports whether the test is selected.
+// Shard is the I-th of N deterministic parts of a selection (1-based).
+type Shard struct{ I, N int }
+
+// ParseShard reads "i/n" with 1 <= i <= n.
+func ParseShard(s string) (Shard, error) {
+	var sh Shard
+	if _, err := fmt.Sscanf(s, "%d/%d", &sh.I, &sh.N); err != nil || fmt.Sprintf("%d/%d", sh.I, sh.N) != s || sh.N < 1 || sh.I < 1 || sh.I > sh.N {
+		return Shard{}, fmt.Errorf("--shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
+	}
+	return sh, nil
+}
+
+// Match reports whether the test passes the id, clause and edition filters
+// (sharding applies to the whole list: see Apply).
 func (s Selection) Match(m protocol.TestMeta) bool {
+	if len(s.Clauses) > 0 && !slices.Contains(s.Clauses, m.Clause) {
+		return false
+	}
+	if len(s.Editions) > 0 && !slices.Contains(s.Editions, m.Edition) {
+		return false
+	}
 	if len(s.Globs) == 0 {
 		return true
 	}
@@ -65,6 +88,40 @@ func (s Selection) Match(m protocol.TestMeta) bool {
 		}
 	}
 	return false
+}
+
+// Apply filters the catalogue and keeps this shard's part. Shards split the
+// filtered checks, sorted by id, round-robin: every check is in exactly one
+// shard, the shards differ in size by at most one, and the split depends
+// only on the catalogue and the filters.
+func (s Selection) Apply(tests []protocol.TestMeta) []protocol.TestMeta {
+	var out []protocol.TestMeta
+	for _, m := range tests {
+		if s.Match(m) {
+			out = append(out, m)
+		}
+	}
+	if s.Shard.N <= 1 {
+		return out
+	}
+	ids := make([]string, len(out))
+	for i, m := range out {
+		ids[i] = m.ID
+	}
+	sort.Strings(ids)
+	mine := map[string]bool{}
+	for k, id := range ids {
+		if k%s.Shard.N == s.Shard.I-1 {
+			mine[id] = true
+		}
+	}
+	var part []protocol.TestMeta
+	for _, m := range out {
+		if mine[m.ID] {
+			part = append(part, m)
+		}
+	}
+	return part
 }
 
 // Options configure one run against one host.
@@ -183,12 +240,10 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 	hr.SuiteVersion = list.SuiteVersion
 	d := &driver{ctx: ctx, sb: sb, h: h, o: o, hr: &hr, results: map[string]protocol.TestResult{}, evidence: map[string][]string{}, meta: map[string]protocol.TestMeta{}, attempts: map[string][]string{}}
 	var ids []string
-	for _, m := range list.Tests {
-		if o.Selection.Match(m) {
-			d.selected = append(d.selected, m)
-			d.meta[m.ID] = m
-			ids = append(ids, m.ID)
-		}
+	for _, m := range o.Selection.Apply(list.Tests) {
+		d.selected = append(d.selected, m)
+		d.meta[m.ID] = m
+		ids = append(ids, m.ID)
 	}
 	if len(ids) == 0 {
 		return hr, ErrNoTests

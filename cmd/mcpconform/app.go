@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path"
 	"path/filepath"
+	"sync"
 	"sort"
 	"strings"
 	"syscall"
@@ -23,6 +24,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/inspector"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
 )
@@ -36,20 +38,78 @@ var hostFactories = map[string]func() hosts.Host{
 	"inspector": func() hosts.Host { return inspector.New() },
 }
 
-func traceFile(cfg Config) string {
+func traceFile(cfg Config, host string) string {
 	if !cfg.Trace {
 		return ""
 	}
-	return filepath.Join(cfg.EvidenceDir, cfg.Host, "trace.zip")
+	return filepath.Join(cfg.EvidenceDir, host, "trace.zip")
 }
 
-// newHost builds the configured host; cfg was validated.
-func newHost(cfg Config) hosts.Host {
-	if len(cfg.HostDefects) > 0 {
+// newHost builds a configured host; cfg was validated.
+func newHost(cfg Config, name string) hosts.Host {
+	if len(cfg.HostDefects) > 0 && name == "reference" {
 		set, _ := reference.ParseDefects(cfg.HostDefects)
 		return reference.NewWithDefects(set)
 	}
-	return hostFactories[cfg.Host]()
+	return hostFactories[name]()
+}
+
+// selection turns --run, --clause, --edition and --shard into a runner
+// selection, or says which value is wrong.
+func (cfg Config) selection() (runner.Selection, error) {
+	sel := runner.Selection{Globs: cfg.Run}
+	for _, c := range cfg.Clauses {
+		switch strings.ToUpper(strings.TrimSpace(c)) {
+		case "MUST":
+			sel.Clauses = append(sel.Clauses, protocol.ClauseMust, protocol.ClauseMustNot)
+		case "SHOULD":
+			sel.Clauses = append(sel.Clauses, protocol.ClauseShould, protocol.ClauseShouldNot)
+		case "MAY":
+			sel.Clauses = append(sel.Clauses, protocol.ClauseMay)
+		case "INFO":
+			sel.Clauses = append(sel.Clauses, protocol.ClauseInfo)
+		default:
+			return sel, fmt.Errorf("--clause %q: use MUST, SHOULD, MAY or INFO (MUST includes MUST NOT, SHOULD includes SHOULD NOT)", c)
+		}
+	}
+	for _, e := range cfg.Editions {
+		switch protocol.Edition(strings.TrimSpace(e)) {
+		case protocol.EditionStable, protocol.EditionDraft:
+			sel.Editions = append(sel.Editions, protocol.Edition(strings.TrimSpace(e)))
+		default:
+			return sel, fmt.Errorf("--edition %q: use %s or %s", e, protocol.EditionStable, protocol.EditionDraft)
+		}
+	}
+	if cfg.Shard != "" {
+		sh, err := runner.ParseShard(cfg.Shard)
+		if err != nil {
+			return sel, err
+		}
+		sel.Shard = sh
+	}
+	return sel, nil
+}
+
+// splitList accepts both repeated flags and comma-separated values.
+func splitList(vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func hostNames() []string {
@@ -82,6 +142,20 @@ type Config struct {
 	EvidenceDir string `env:"EVIDENCE_DIR, default=mcpconform-results/evidence"`
 	Trace       bool   `env:"TRACE"`
 	Retries     int    `env:"RETRIES"`
+	// Hosts runs several hosts at once (overrides Host).
+	Hosts        []string `env:"HOSTS"`
+	Clauses      []string `env:"CLAUSE"`
+	Editions     []string `env:"EDITION"`
+	Shard        string   `env:"SHARD"`
+	FailOnShould bool     `env:"FAIL_ON_SHOULD, default=true"`
+}
+
+// hostList is every host this run tests.
+func (cfg Config) hostList() []string {
+	if len(cfg.Hosts) > 0 {
+		return cfg.Hosts
+	}
+	return []string{cfg.Host}
 }
 
 func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper) (Config, error) {
@@ -137,6 +211,27 @@ func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper
 	if c.IsSet("retries") {
 		cfg.Retries = c.Int("retries")
 	}
+	for _, k := range []string{"hosts", "clause", "edition"} {
+		if c.IsSet(k) {
+			switch k {
+			case "hosts":
+				cfg.Hosts = splitList(c.StringSlice(k))
+			case "clause":
+				cfg.Clauses = splitList(c.StringSlice(k))
+			case "edition":
+				cfg.Editions = splitList(c.StringSlice(k))
+			}
+		}
+	}
+	if c.IsSet("shard") {
+		cfg.Shard = c.String("shard")
+	}
+	if c.IsSet("fail-on-should") {
+		cfg.FailOnShould = c.Bool("fail-on-should")
+	}
+	if c.IsSet("host") && c.IsSet("hosts") {
+		return cfg, errors.New("--host and --hosts conflict: give the hosts to test with one of them")
+	}
 	if cfg.Retries < 0 || cfg.Retries > 10 {
 		return cfg, fmt.Errorf("--retries must be between 0 and 10, got %d", cfg.Retries)
 	}
@@ -147,11 +242,21 @@ func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper
 }
 
 func (cfg Config) validate() error {
-	if _, ok := hostFactories[cfg.Host]; !ok {
-		return fmt.Errorf("unknown host %q: choose one of %s", cfg.Host, strings.Join(hostNames(), ", "))
+	seen := map[string]bool{}
+	for _, h := range cfg.hostList() {
+		if _, ok := hostFactories[h]; !ok {
+			return fmt.Errorf("unknown host %q: choose one of %s", h, strings.Join(hostNames(), ", "))
+		}
+		if seen[h] {
+			return fmt.Errorf("host %q is listed twice", h)
+		}
+		seen[h] = true
+	}
+	if _, err := cfg.selection(); err != nil {
+		return err
 	}
 	if len(cfg.HostDefects) > 0 {
-		if cfg.Host != "reference" {
+		if len(cfg.hostList()) != 1 || cfg.hostList()[0] != "reference" {
 			return fmt.Errorf("--host-defect applies to the reference host only, not %q", cfg.Host)
 		}
 		if _, err := reference.ParseDefects(cfg.HostDefects); err != nil {
@@ -216,6 +321,11 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
 			&cli.StringFlag{Name: "evidence-dir", Usage: "write screenshots, console lines and JSON-RPC messages of checks that did not pass under `DIR` (\"\" disables) [MCPCONFORM_EVIDENCE_DIR]", Value: "mcpconform-results/evidence"},
+			&cli.StringSliceFlag{Name: "hosts", Usage: "test several hosts at once, each in its own browser context (comma-separated) [MCPCONFORM_HOSTS]"},
+			&cli.StringSliceFlag{Name: "clause", Usage: "run only checks of these clauses: MUST (with MUST NOT), SHOULD (with SHOULD NOT), MAY, INFO [MCPCONFORM_CLAUSE]"},
+			&cli.StringSliceFlag{Name: "edition", Usage: "run only checks of these spec editions: 2026-01-26, draft [MCPCONFORM_EDITION]"},
+			&cli.StringFlag{Name: "shard", Usage: "run shard `I/N` of the selected checks (deterministic; merge with report --merge) [MCPCONFORM_SHARD]"},
+			&cli.BoolFlag{Name: "fail-on-should", Value: true, Usage: "SHOULD and MAY failures fail the run like MUST failures (--fail-on-should=false reports them without failing) [MCPCONFORM_FAIL_ON_SHOULD]"},
 			&cli.IntFlag{Name: "retries", Usage: "rerun a check that failed up to `N` times; one that then passes is reported flaky [MCPCONFORM_RETRIES]"},
 			&cli.BoolFlag{Name: "trace", Usage: "record a Playwright trace of the run into the evidence directory (may contain page content) [MCPCONFORM_TRACE]"},
 		}, outputFlags()...),
@@ -269,28 +379,43 @@ func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, s
 			return
 		}
 		defer br.Close()
-		h := newHost(cfg)
-		hr, err := runner.Run(ctx, h, runner.Options{
-			Env: hosts.Env{
-				Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL,
-				AppTimeout: cfg.AppTimeout, Logf: logf, TraceFile: traceFile(cfg),
-			},
-			EvidenceDir: cfg.EvidenceDir,
-			Retries:     cfg.Retries,
-			Selection:   runner.Selection{Globs: cfg.Run},
-			Stall:       cfg.Stall,
-			Logf:        logf,
-			OnCase: func(c report.Case) {
-				exp.Mark(cfg.Host, &c) // live XFAIL/STALE; the console filters --quiet
-				con.Case(cfg.Host, c)
-			},
-		})
-		run.Hosts = append(run.Hosts, hr)
-		runErr = err
+		sel, _ := cfg.selection()
+		// Hosts run concurrently, each in its own browser context of the one
+		// browser; their results never mix (each has its own runner).
+		names := cfg.hostList()
+		hrs := make([]report.HostRun, len(names))
+		errs := make([]error, len(names))
+		var wg sync.WaitGroup
+		for i, name := range names {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				hrs[i], errs[i] = runner.Run(ctx, newHost(cfg, name), runner.Options{
+					Env: hosts.Env{
+						Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL,
+						AppTimeout: cfg.AppTimeout, Logf: logf, TraceFile: traceFile(cfg, name),
+					},
+					EvidenceDir: cfg.EvidenceDir,
+					Retries:     cfg.Retries,
+					Selection:   sel,
+					Stall:       cfg.Stall,
+					Logf:        logf,
+					OnCase: func(c report.Case) {
+						exp.Mark(name, &c) // live XFAIL/STALE; the console filters --quiet
+						con.Case(name, c)
+					},
+				})
+			}()
+		}
+		wg.Wait()
+		run.Hosts = append(run.Hosts, hrs...)
+		runErr = firstError(errs)
 	}()
 	run.Duration = time.Since(run.StartedAt)
 	if len(run.Hosts) == 0 && runErr != nil {
-		run.Hosts = append(run.Hosts, report.HostRun{Host: cfg.Host, StartedAt: run.StartedAt, Infra: runErr.Error()})
+		for _, name := range cfg.hostList() {
+			run.Hosts = append(run.Hosts, report.HostRun{Host: name, StartedAt: run.StartedAt, Infra: runErr.Error()})
+		}
 	}
 
 	// Reports are written whatever happened, before the exit code is chosen.
@@ -320,7 +445,30 @@ func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, s
 	case runErr != nil:
 		return &exitError{code: ExitInfra, err: runErr}
 	}
-	return verdictError(run, exp, cc.Bool("allow-stale"))
+	return verdictError(gatingRun(run, cfg.FailOnShould), exp, cc.Bool("allow-stale"))
+}
+
+// gatingRun is the run the exit code is judged on. With
+// --fail-on-should=false, failures of SHOULD, SHOULD NOT and MAY checks are
+// reported everywhere but do not fail the run; MUST failures always do.
+func gatingRun(run report.Run, failOnShould bool) report.Run {
+	if failOnShould {
+		return run
+	}
+	out := run
+	out.Hosts = make([]report.HostRun, len(run.Hosts))
+	for i, h := range run.Hosts {
+		h.Cases = nil
+		for _, c := range run.Hosts[i].Cases {
+			lenient := c.Clause == protocol.ClauseShould || c.Clause == protocol.ClauseShouldNot || c.Clause == protocol.ClauseMay
+			if lenient && (c.Status == protocol.StatusFail || c.Status == protocol.StatusTimeout) {
+				continue
+			}
+			h.Cases = append(h.Cases, c)
+		}
+		out.Hosts[i] = h
+	}
+	return out
 }
 
 func writeReports(cfg Config, run report.Run, jopts report.JUnitOptions, stdout io.Writer) error {

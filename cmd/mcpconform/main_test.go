@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -70,6 +71,12 @@ func TestUsageErrorsExit2WithAClearMessage(t *testing.T) {
 		{"unknown flag", nil, []string{"run", "--frobnicate"}, `flag provided but not defined: -frobnicate`},
 		{"stray argument", nil, []string{"run", "extra"}, `run takes no arguments`},
 		{"unknown command", nil, []string{"frob"}, `unknown command "frob"`},
+		{"bad shard", nil, []string{"run", "--shard", "3/2"}, `--shard "3/2": want I/N`},
+		{"bad clause", nil, []string{"run", "--clause", "MIGHT"}, `--clause "MIGHT": use MUST, SHOULD, MAY or INFO`},
+		{"bad edition", nil, []string{"run", "--edition", "2025"}, `--edition "2025"`},
+		{"host and hosts", nil, []string{"run", "--host", "reference", "--hosts", "reference"}, `--host and --hosts conflict`},
+		{"host twice", nil, []string{"run", "--hosts", "reference,reference"}, `host "reference" is listed twice`},
+		{"retries out of range", nil, []string{"run", "--retries", "-1"}, `--retries must be between 0 and 10`},
 		{"unknown defect", nil, []string{"run", "--host-defect", "nope"}, `unknown host defect "nope"`},
 		{"unknown defect from env", []string{"MCPCONFORM_HOST_DEFECTS=no-visibility-guard,nope"}, []string{"run"}, `unknown host defect "nope"`},
 		{"defect on another host", nil, []string{"run", "--host", "inspector", "--host-defect", "ping-unanswered"}, `--host-defect applies to the reference host only`},
@@ -221,5 +228,77 @@ func TestAppNeverShownIsInfraWithScreenshot(t *testing.T) {
 	}
 	if _, err := os.Stat(junitPath); err != nil {
 		t.Errorf("no JUnit report: %v", err)
+	}
+}
+
+func TestFailOnShouldDecidesWhetherShouldFailuresGate(t *testing.T) {
+	// message-dropped breaks a SHOULD (ui/message reaches the conversation).
+	args := []string{"run", "--host-defect", "message-dropped", "--run", "messages/*", "--evidence-dir", ""}
+	stdout, _, code := mcpconform(t, nil, args...)
+	if code != ExitFailures || !strings.Contains(stdout, "FAIL  messages/add-to-conversation") {
+		t.Fatalf("default: exit %d, want 1 with the SHOULD failure shown:\n%s", code, stdout)
+	}
+	stdout, _, code = mcpconform(t, []string{"MCPCONFORM_FAIL_ON_SHOULD=false"}, args...)
+	if code != ExitOK || !strings.Contains(stdout, "FAIL  messages/add-to-conversation") {
+		t.Fatalf("--fail-on-should=false: exit %d, want 0 with the SHOULD failure still reported:\n%s", code, stdout)
+	}
+	// A MUST failure still fails the run.
+	_, _, code = mcpconform(t, []string{"MCPCONFORM_FAIL_ON_SHOULD=false"}, "run", "--host-defect", "no-visibility-guard", "--run", "visibility/model-only-tool-rejected", "--evidence-dir", "")
+	if code != ExitFailures {
+		t.Fatalf("a MUST failure with --fail-on-should=false: exit %d, want 1", code)
+	}
+}
+
+// Shards of one run, merged, give every check exactly once.
+func TestShardsMergeToTheFullRun(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i := 1; i <= 2; i++ {
+		f := filepath.Join(dir, fmt.Sprintf("shard%d.json", i))
+		files = append(files, f)
+		_, stderr, code := mcpconform(t, nil, "run", "--shard", fmt.Sprintf("%d/2", i), "--json", f, "--evidence-dir", "")
+		if code != ExitOK {
+			t.Fatalf("shard %d: exit %d\n%s", i, code, stderr)
+		}
+	}
+	merged := filepath.Join(dir, "merged.json")
+	if _, stderr, code := mcpconform(t, nil, "report", "--merge", "--from", files[0], "--from", files[1], "--json", merged); code != 0 {
+		t.Fatalf("report --merge: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := mcpconform(t, nil, "report", "--from", files[0], "--from", files[1], "--json", filepath.Join(dir, "x.json")); code != ExitUsage || !strings.Contains(stderr, "--merge") {
+		t.Errorf("merging shards without --merge: exit %d, want 2 naming --merge\n%s", code, stderr)
+	}
+	var out struct {
+		Hosts []struct {
+			Host  string
+			Cases []struct{ ID, Status string }
+		}
+	}
+	b, _ := os.ReadFile(merged)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Hosts) != 1 {
+		t.Fatalf("%d hosts after merging, want 1", len(out.Hosts))
+	}
+	stdout, _, _ := mcpconform(t, nil, "list", "--json")
+	var cat struct{ Tests []struct{ ID string } }
+	if err := json.Unmarshal([]byte(stdout), &cat); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, c := range out.Hosts[0].Cases {
+		seen[c.ID]++
+		if c.Status != "PASS" {
+			t.Errorf("%s: %s", c.ID, c.Status)
+		}
+	}
+	for _, tc := range cat.Tests {
+		if seen[tc.ID] != 1 {
+			t.Errorf("%s appears %d times in the merged results", tc.ID, seen[tc.ID])
+		}
+	}
+	if len(seen) != len(cat.Tests) {
+		t.Errorf("merged %d checks, the catalogue has %d", len(seen), len(cat.Tests))
 	}
 }

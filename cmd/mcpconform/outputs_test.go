@@ -449,7 +449,7 @@ func TestReportMergesHosts(t *testing.T) {
 			t.Errorf("merged TAP lacks %q:\n%s", want, stdout)
 		}
 	}
-	merged, err := readRuns([]string{a, b}, nil)
+	merged, err := readRuns([]string{a, b}, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -38,6 +39,7 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "json", Usage: "write the (merged) results as JSON to `FILE` (- for stdout)"},
 			&cli.StringFlag{Name: "attachments-root", Usage: "write JUnit [[ATTACHMENT|path]] lines relative to `DIR`"},
 			&cli.StringFlag{Name: "expectations", Usage: "apply this baseline YAML `FILE` instead of the one the results carry"},
+			&cli.BoolFlag{Name: "merge", Usage: "combine results of the same host (the shards of one run, --shard I/N) into one; a check in two files is an error"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
@@ -63,7 +65,7 @@ func reportCommand() *cli.Command {
 			if stdout > 1 {
 				return usage(errors.New("only one report can go to stdout (-)"))
 			}
-			run, err := readRuns(froms, c.App.Reader)
+			run, err := readRuns(froms, c.App.Reader, c.Bool("merge"))
 			if err != nil {
 				return usage(err)
 			}
@@ -102,7 +104,10 @@ func reportCommand() *cli.Command {
 // readRuns reads and merges results files. The merged run starts at the
 // earliest start and lasts until the latest end; a host may appear only
 // once, since (classname, name) must stay unique in JUnit.
-func readRuns(froms []string, stdin io.Reader) (report.Run, error) {
+// readRuns reads and merges results. With merge, results of the same host
+// (the shards of one run) become one host whose checks are the union; a
+// check present in two files is an error, so nothing is lost or doubled.
+func readRuns(froms []string, stdin io.Reader, merge bool) (report.Run, error) {
 	var merged report.Run
 	where := map[string]string{}
 	var baselines []string
@@ -125,12 +130,22 @@ func readRuns(froms []string, stdin io.Reader) (report.Run, error) {
 		if err != nil {
 			return merged, fmt.Errorf("--from %s: %w", from, err)
 		}
+		var fresh []report.HostRun
 		for _, h := range r.Hosts {
-			if prev, dup := where[h.Host]; dup {
-				return merged, fmt.Errorf("host %q is in both %s and %s: merge results of different hosts only", h.Host, prev, from)
+			prev, dup := where[h.Host]
+			if dup && !merge {
+				return merged, fmt.Errorf("host %q is in both %s and %s: merge results of different hosts only, or pass --merge to combine the shards of one run", h.Host, prev, from)
 			}
 			where[h.Host] = from
+			if dup && i > 0 {
+				if err := mergeHost(&merged, h, from); err != nil {
+					return merged, err
+				}
+				continue
+			}
+			fresh = append(fresh, h)
 		}
+		r.Hosts = fresh
 		if i == 0 {
 			merged = r
 			merged.Hosts = append([]report.HostRun(nil), r.Hosts...)
@@ -156,6 +171,43 @@ func readRuns(froms []string, stdin io.Reader) (report.Run, error) {
 	}
 	merged.Baseline = strings.Join(baselines, ", ")
 	return merged, nil
+}
+
+// mergeHost adds the checks of shard h to the host of the same name in m.
+func mergeHost(m *report.Run, h report.HostRun, from string) error {
+	for i := range m.Hosts {
+		dst := &m.Hosts[i]
+		if dst.Host != h.Host {
+			continue
+		}
+		have := map[string]bool{}
+		for _, c := range dst.Cases {
+			have[c.ID] = true
+		}
+		for _, c := range h.Cases {
+			if have[c.ID] {
+				return fmt.Errorf("check %s of host %q is in more than one file (again in %s): the shards overlap", c.ID, h.Host, from)
+			}
+		}
+		dst.Cases = append(dst.Cases, h.Cases...)
+		sort.SliceStable(dst.Cases, func(a, b int) bool { return dst.Cases[a].ID < dst.Cases[b].ID })
+		dst.Duration += h.Duration
+		dst.Absent = append(dst.Absent, h.Absent...)
+		if h.Infra != "" {
+			dst.Infra = strings.TrimPrefix(dst.Infra+"; "+h.Infra, "; ")
+		}
+		if len(dst.HostInfo) == 0 {
+			dst.HostInfo, dst.HostName, dst.HostVersion = h.HostInfo, h.HostName, h.HostVersion
+		}
+		if len(dst.Capabilities) == 0 {
+			dst.Capabilities = h.Capabilities
+		}
+		if len(dst.Context) == 0 {
+			dst.Context = h.Context
+		}
+		return nil
+	}
+	return fmt.Errorf("host %q: nothing to merge into", h.Host)
 }
 
 func contains(list []string, s string) bool {

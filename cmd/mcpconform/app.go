@@ -9,9 +9,9 @@ import (
 	"os/signal"
 	"path"
 	"path/filepath"
-	"sync"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 

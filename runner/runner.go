@@ -312,13 +312,25 @@ func (d *driver) phase(ids []string, retry bool) error {
 		return &InfraError{Step: "starting the suite", Err: errors.Join(ErrSuiteLost, err)}
 	}
 	instance, running := "", ""
-	remounts, lastSeq := 0, 0
+	remounts, lastSeq, malformed := 0, 0, 0
 	lastProgress, progressKey := time.Now(), ""
 	for {
 		if err := d.ctx.Err(); err != nil {
 			return err
 		}
 		p, err := d.sb.Poll(d.ctx, d.o.PollWait)
+		if err != nil && errors.Is(err, bridge.ErrMalformed) {
+			// A garbled answer can be a one-off (a page mid-reload); a page
+			// that keeps answering garbage cannot be judged.
+			if malformed++; malformed < 3 {
+				continue
+			}
+			if running != "" {
+				d.record(protocol.TestResult{ID: running, Status: protocol.StatusError, Message: "harness: the page answered the runner with malformed data: " + err.Error()}, retry)
+			}
+			return &InfraError{Step: describe("polling the suite", protocol.Poll{RunningID: running}), Err: err}
+		}
+		malformed = 0
 		if err != nil {
 			if d.ctx.Err() != nil {
 				return d.ctx.Err()

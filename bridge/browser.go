@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -19,6 +18,17 @@ type Options struct {
 	Headed   bool
 	Logf     func(format string, args ...any)
 	ExtraArg []string
+	// WSEndpoint, when set, connects to a Playwright browser server (the
+	// ws:// URL `playwright run-server` or BrowserType.launchServer prints)
+	// instead of launching Chromium here. See remote.go.
+	WSEndpoint string
+	// CDPURL, when set, attaches to a running Chromium (or an Electron app)
+	// started with --remote-debugging-port: its http:// or ws:// endpoint.
+	CDPURL string
+	// AllowHosts are host names (with their subdomains) the browser may
+	// reach besides loopback: a hosted product under test (chatgpt.com).
+	// Everything else stays refused.
+	AllowHosts []string
 }
 
 // Browser is one Playwright driver and one Chromium, started once per process
@@ -33,6 +43,20 @@ type Browser struct {
 	blackhole net.Listener
 	once      sync.Once
 	gone      chan struct{}
+
+	// DriverStart is how long finding Node and starting the Playwright
+	// driver took (playwright-go's own `node cli.js --version` check
+	// included); BrowserLaunch how long launching Chromium, or connecting
+	// to a remote one, took.
+	DriverStart   time.Duration
+	BrowserLaunch time.Duration
+	// Remote names the endpoint of a browser mcpconform did not launch
+	// ("" for a local launch). Its contexts get the loopback guard as a
+	// per-context proxy instead of a launch flag (see remote.go).
+	Remote string
+	// PopupsUnblocked reports a remote browser running with
+	// --disable-popup-blocking, where gesture-gated checks prove nothing.
+	PopupsUnblocked bool
 }
 
 // ErrBrowserGone means the browser process exited or crashed under the run.
@@ -43,6 +67,13 @@ func (b *Browser) Gone() <-chan struct{} { return b.gone }
 
 // Launch installs the driver when needed, starts it and launches Chromium.
 func Launch(o Options) (*Browser, error) {
+	if o.WSEndpoint != "" && o.CDPURL != "" {
+		return nil, errors.New("a Playwright browser server (WSEndpoint) and a CDP endpoint (CDPURL) exclude each other")
+	}
+	if o.WSEndpoint != "" || o.CDPURL != "" {
+		return connectRemote(o)
+	}
+	t0 := time.Now()
 	paths, err := Locate(o.Paths)
 	if err != nil {
 		return nil, err
@@ -75,27 +106,18 @@ func Launch(o Options) (*Browser, error) {
 		os.RemoveAll(scratch)
 		return nil, fmt.Errorf("%w: %v", ErrDriver, err)
 	}
-	hole, err := blackhole()
+	driverStart := time.Since(t0)
+	hole, err := guard(o.AllowHosts)
 	if err != nil {
 		pw.Stop()
 		os.RemoveAll(scratch)
 		return nil, err
 	}
-	args := append([]string{
-		"--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-dev-shm-usage",
-		// Tests and runs may only reach loopback. Chromium bypasses a proxy
-		// for loopback by itself (localhost, 127.0.0.0/8, ::1) and sends
-		// everything else, IP literals and WebSockets included, to this
-		// proxy, which refuses it. Unlike a Playwright route, this costs no
-		// driver round trip per request.
-		"--proxy-server=http://" + hole.Addr().String(),
-	}, o.ExtraArg...)
+	t1 := time.Now()
 	b, err := pw.Chromium.Launch(playwright.BrowserTypeLaunchOptions{
 		ExecutablePath: playwright.String(paths.Browser),
 		Headless:       playwright.Bool(!o.Headed),
-		Args:           args,
+		Args:           launchArgs(hole.Addr().String(), o.ExtraArg),
 		// Popups opened without a user gesture must be blocked as in a real
 		// browser, or gesture-gated checks prove nothing.
 		IgnoreDefaultArgs: []string{"--disable-popup-blocking"},
@@ -106,27 +128,32 @@ func Launch(o Options) (*Browser, error) {
 		os.RemoveAll(scratch)
 		return nil, fmt.Errorf("launching %s: %w", paths.Browser, err)
 	}
-	br := &Browser{PW: pw, Browser: b, Paths: paths, scratch: scratch, blackhole: hole, gone: make(chan struct{})}
-	var goneOnce sync.Once
-	b.OnDisconnected(func(playwright.Browser) { goneOnce.Do(func() { close(br.gone) }) })
+	br := &Browser{PW: pw, Browser: b, Paths: paths, scratch: scratch, blackhole: hole, gone: make(chan struct{}),
+		DriverStart: driverStart, BrowserLaunch: time.Since(t1)}
+	br.watch()
 	return br, nil
 }
 
-// blackhole is an HTTP proxy on loopback that refuses every request with
-// 403 and a message naming the blocked destination, so a blocked load is
-// easy to recognise in screenshots and console lines.
-func blackhole() (net.Listener, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, fmt.Errorf("loopback guard: %w", err)
-	}
-	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(http.StatusForbidden)
-		fmt.Fprintf(w, "mcpconform blocked a request to %s: test browsers may only reach loopback\n", r.Host)
-	})}
-	go srv.Serve(ln)
-	return ln, nil
+// launchArgs are the Chromium flags of every browser mcpconform launches,
+// locally or through a Playwright browser server.
+func launchArgs(guard string, extra []string) []string {
+	return append([]string{
+		"--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--disable-dev-shm-usage",
+		// Tests and runs may only reach loopback. Chromium bypasses a proxy
+		// for loopback by itself (localhost, 127.0.0.0/8, ::1) and sends
+		// everything else, IP literals and WebSockets included, to this
+		// proxy, which refuses it. Unlike a Playwright route, this costs no
+		// driver round trip per request.
+		"--proxy-server=http://" + guard,
+	}, extra...)
+}
+
+// watch closes gone when the browser disconnects.
+func (b *Browser) watch() {
+	var goneOnce sync.Once
+	b.Browser.OnDisconnected(func(playwright.Browser) { goneOnce.Do(func() { close(b.gone) }) })
 }
 
 // Version is the browser's version string.
@@ -152,13 +179,20 @@ func (b *Browser) Close() error {
 			err = e
 		}
 		b.blackhole.Close()
-		os.RemoveAll(b.scratch)
+		if b.scratch != "" {
+			os.RemoveAll(b.scratch)
+		}
 	})
 	return err
 }
 
 // NewContext opens an isolated browser context. Like every context of this
-// browser, it reaches loopback only (see Launch).
+// browser, it reaches loopback only: a launched browser through its launch
+// flags (see Launch), a remote one through a per-context proxy (see
+// guardProxy in remote.go).
 func (b *Browser) NewContext(opts playwright.BrowserNewContextOptions) (playwright.BrowserContext, error) {
+	if b.Remote != "" && opts.Proxy == nil {
+		opts.Proxy = b.guardProxy()
+	}
 	return b.Browser.NewContext(opts)
 }

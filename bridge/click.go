@@ -27,6 +27,10 @@ func ClickTrigger(ctx context.Context, page playwright.Page, s *Suite) error {
 	}
 	x := box.X + before.X + before.Width/2
 	y := box.Y + before.Y + before.Height/2
+	// Start away from the button, so "hovered" can only come from this move.
+	if err := page.Mouse().Move(0, 0); err != nil {
+		return err
+	}
 	// A fresh out-of-process frame may not be hit-testable yet and drop a
 	// raw click: move the pointer until the button reports it, then click.
 	deadline := time.Now().Add(5 * time.Second)

@@ -84,6 +84,21 @@ type (
 	IsolationResetter interface {
 		ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error)
 	}
+	// ToolCanceller presses the host's Stop control for the running tool
+	// call whose View displays req.Marker; the host then cancels the call.
+	ToolCanceller interface {
+		CancelTool(ctx context.Context, req protocol.Request) (protocol.Result, error)
+	}
+	// ViewCloser closes the View that displays req.Marker the way a user
+	// would (a close button), which makes the host tear it down.
+	ViewCloser interface {
+		CloseView(ctx context.Context, req protocol.Request) (protocol.Result, error)
+	}
+	// DownloadChecker reports the next file the browser downloaded, as
+	// {"filename", "content"}, waiting up to req.TimeoutMs.
+	DownloadChecker interface {
+		CheckDownload(ctx context.Context, req protocol.Request) (protocol.Result, error)
+	}
 )
 
 // Supports reports whether h implements the capability of kind k.
@@ -130,6 +145,18 @@ func method(h Host, k protocol.Kind) capFunc {
 	case protocol.KindResetIsolation:
 		if c, ok := h.(IsolationResetter); ok {
 			return c.ResetIsolation
+		}
+	case protocol.KindCancelTool:
+		if c, ok := h.(ToolCanceller); ok {
+			return c.CancelTool
+		}
+	case protocol.KindCloseView:
+		if c, ok := h.(ViewCloser); ok {
+			return c.CloseView
+		}
+	case protocol.KindCheckDownload:
+		if c, ok := h.(DownloadChecker); ok {
+			return c.CheckDownload
 		}
 	}
 	return nil

@@ -32,12 +32,21 @@ const (
 	KindInspectFrame         Kind = "inspectFrame"
 	KindReadConsole          Kind = "readConsole"
 	KindResetIsolation       Kind = "resetIsolation"
+	// KindCancelTool presses the host's Stop control for the running tool
+	// call whose View displays Marker.
+	KindCancelTool Kind = "cancelTool"
+	// KindCloseView closes, as a user would, the View that displays Marker.
+	KindCloseView Kind = "closeView"
+	// KindCheckDownload reports the next file the browser downloaded (its
+	// name and content), waiting up to TimeoutMs.
+	KindCheckDownload Kind = "checkDownload"
 )
 
 // Kinds lists every request kind, in the order of protocol.ts.
 var Kinds = []Kind{
 	KindClickTrigger, KindConfirmDialog, KindCheckLinkOpen, KindConversationContains,
 	KindToggleTheme, KindReadModelToolList, KindInspectFrame, KindReadConsole, KindResetIsolation,
+	KindCancelTool, KindCloseView, KindCheckDownload,
 }
 
 // Dialog names a host confirmation dialog for confirmDialog.
@@ -97,6 +106,14 @@ func (r Request) Validate() error {
 	case KindReadConsole:
 		if r.Pattern == "" {
 			return fmt.Errorf("readConsole: pattern is empty")
+		}
+	case KindCancelTool, KindCloseView:
+		if r.Marker == "" {
+			return fmt.Errorf("%s: marker is empty", r.Kind)
+		}
+	case KindCheckDownload:
+		if r.TimeoutMs < 0 {
+			return fmt.Errorf("checkDownload: negative timeoutMs")
 		}
 	default:
 		return fmt.Errorf("unknown request kind %q", r.Kind)

@@ -15,6 +15,9 @@ export const KINDS = [
   "inspectFrame",
   "readConsole",
   "resetIsolation",
+  "cancelTool",
+  "closeView",
+  "checkDownload",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -32,7 +35,14 @@ export type CapabilityRequest =
   | { kind: "readModelToolList" }
   | { kind: "inspectFrame" }
   | { kind: "readConsole"; pattern: string; timeoutMs: number }
-  | { kind: "resetIsolation" };
+  | { kind: "resetIsolation" }
+  // Press the host's Stop control for the running tool call whose View
+  // displays the marker.
+  | { kind: "cancelTool"; marker: string }
+  // Close, as a user would, the View that displays the marker.
+  | { kind: "closeView"; marker: string }
+  // Report the next file the browser downloaded: {filename, content}.
+  | { kind: "checkDownload"; timeoutMs: number };
 
 // A parked request carries a sequence number so the runner dispatches it once.
 export type ParkedRequest = CapabilityRequest & { seq: number };

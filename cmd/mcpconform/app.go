@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -21,7 +22,10 @@ import (
 	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures"
+	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/chatgpt"
+	"github.com/mcpconform/mcpconform/hosts/claude"
 	"github.com/mcpconform/mcpconform/hosts/inspector"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/protocol"
@@ -36,6 +40,8 @@ var version = "0.1.0-dev"
 var hostFactories = map[string]func() hosts.Host{
 	"reference": func() hosts.Host { return reference.New() },
 	"inspector": func() hosts.Host { return inspector.New() },
+	"chatgpt":   func() hosts.Host { return chatgpt.New() },
+	"claude":    func() hosts.Host { return claude.New() },
 }
 
 func traceFile(cfg Config, host string) string {
@@ -148,6 +154,9 @@ type Config struct {
 	Editions     []string `env:"EDITION"`
 	Shard        string   `env:"SHARD"`
 	FailOnShould bool     `env:"FAIL_ON_SHOULD, default=true"`
+	// Repeat runs the whole suite this many times in one process (a soak)
+	// and prints resource figures after each; reports hold the last run.
+	Repeat int `env:"REPEAT, default=1"`
 }
 
 // hostList is every host this run tests.
@@ -232,6 +241,12 @@ func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper
 	if c.IsSet("host") && c.IsSet("hosts") {
 		return cfg, errors.New("--host and --hosts conflict: give the hosts to test with one of them")
 	}
+	if c.IsSet("repeat") {
+		cfg.Repeat = c.Int("repeat")
+	}
+	if cfg.Repeat < 1 || cfg.Repeat > 1000 {
+		return cfg, fmt.Errorf("--repeat must be between 1 and 1000, got %d", cfg.Repeat)
+	}
 	if cfg.Retries < 0 || cfg.Retries > 10 {
 		return cfg, fmt.Errorf("--retries must be between 0 and 10, got %d", cfg.Retries)
 	}
@@ -263,9 +278,20 @@ func (cfg Config) validate() error {
 			return err
 		}
 	}
+	known, _ := suite.IDs()
 	for _, g := range cfg.Run {
 		if _, err := path.Match(g, ""); err != nil {
 			return fmt.Errorf("--run %q is not a valid glob: %v", g, err)
+		}
+		matched := false
+		for _, id := range known {
+			if ok, _ := path.Match(g, id); ok || g == id {
+				matched = true
+				break
+			}
+		}
+		if !matched && len(known) > 0 {
+			return fmt.Errorf("--run %q matches no check: see `mcpconform list` for the ids", g)
 		}
 	}
 	for name, d := range map[string]time.Duration{"--timeout": cfg.Timeout, "--app-timeout": cfg.AppTimeout, "--stall": cfg.Stall} {
@@ -294,7 +320,7 @@ func newApp() *cli.App {
 			}
 			return cli.ShowAppHelp(c)
 		},
-		Commands: []*cli.Command{runCommand(), listCommand(), serveCommand(), reportCommand(), selftestCommand()},
+		Commands: []*cli.Command{runCommand(), listCommand(), serveCommand(), reportCommand(), selftestCommand(), loginCommand()},
 	}
 	// A flag error inside a subcommand goes to the command's own handler.
 	for _, c := range app.Commands {
@@ -326,6 +352,7 @@ func runCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "edition", Usage: "run only checks of these spec editions: 2026-01-26, draft [MCPCONFORM_EDITION]"},
 			&cli.StringFlag{Name: "shard", Usage: "run shard `I/N` of the selected checks (deterministic; merge with report --merge) [MCPCONFORM_SHARD]"},
 			&cli.BoolFlag{Name: "fail-on-should", Value: true, Usage: "SHOULD and MAY failures fail the run like MUST failures (--fail-on-should=false reports them without failing) [MCPCONFORM_FAIL_ON_SHOULD]"},
+			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "soak: run the suite `N` times in one process, printing goroutines, open files, child processes and memory after each (reports hold the last run) [MCPCONFORM_REPEAT]"},
 			&cli.IntFlag{Name: "retries", Usage: "rerun a check that failed up to `N` times; one that then passes is reported flaky [MCPCONFORM_RETRIES]"},
 			&cli.BoolFlag{Name: "trace", Usage: "record a Playwright trace of the run into the evidence directory (may contain page content) [MCPCONFORM_TRACE]"},
 		}, outputFlags()...),
@@ -373,7 +400,29 @@ func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, s
 			return
 		}
 		defer fx.Close()
-		br, err := bridge.Launch(bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, Logf: logf})
+		if cfg.Headed {
+			// Headed without a display (CI): start Xvfb, before the driver,
+			// which inherits DISPLAY.
+			x, err := bridge.EnsureDisplay(ctx, logf)
+			if err != nil {
+				runErr = &runner.InfraError{Step: "starting a display for --headed", Err: err}
+				return
+			}
+			defer x.Close()
+		}
+		// Hosted products must be reachable through the loopback guard.
+		var allow []string
+		for _, name := range cfg.hostList() {
+			if a, ok := newHost(cfg, name).(interface{ AllowedHosts() ([]string, error) }); ok {
+				hs, err := a.AllowedHosts()
+				if err != nil {
+					runErr = &exitError{code: ExitUsage, err: err}
+					return
+				}
+				allow = append(allow, hs...)
+			}
+		}
+		br, err := bridge.Launch(bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, Logf: logf, AllowHosts: allow})
 		if err != nil {
 			runErr = &runner.InfraError{Step: "starting the browser", Err: err}
 			return
@@ -385,31 +434,38 @@ func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, s
 		names := cfg.hostList()
 		hrs := make([]report.HostRun, len(names))
 		errs := make([]error, len(names))
-		var wg sync.WaitGroup
-		for i, name := range names {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				hrs[i], errs[i] = runner.Run(ctx, newHost(cfg, name), runner.Options{
-					Env: hosts.Env{
-						Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL,
-						AppTimeout: cfg.AppTimeout, Logf: logf, TraceFile: traceFile(cfg, name),
-					},
-					EvidenceDir: cfg.EvidenceDir,
-					Retries:     cfg.Retries,
-					Selection:   sel,
-					Stall:       cfg.Stall,
-					Logf:        logf,
-					OnCase: func(c report.Case) {
-						exp.Mark(name, &c) // live XFAIL/STALE; the console filters --quiet
-						con.Case(name, c)
-					},
-				})
-			}()
+		for iter := 1; iter <= cfg.Repeat; iter++ {
+			var wg sync.WaitGroup
+			for i, name := range names {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					hrs[i], errs[i] = runner.Run(ctx, newHost(cfg, name), runner.Options{
+						Env: hosts.Env{
+							Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL,
+							AppTimeout: cfg.AppTimeout, Logf: logf, TraceFile: traceFile(cfg, name),
+						},
+						EvidenceDir: cfg.EvidenceDir,
+						Retries:     cfg.Retries,
+						Selection:   sel,
+						Stall:       cfg.Stall,
+						Logf:        logf,
+						OnCase: func(c report.Case) {
+							exp.Mark(name, &c) // live XFAIL/STALE; the console filters --quiet
+							con.Case(name, c)
+						},
+					})
+				}()
+			}
+			wg.Wait()
+			if cfg.Repeat > 1 {
+				fmt.Fprintf(stderr, "soak %d/%d: %s\n", iter, cfg.Repeat, soakFigures())
+			}
+			if runErr = firstError(errs); runErr != nil || ctx.Err() != nil {
+				break
+			}
 		}
-		wg.Wait()
 		run.Hosts = append(run.Hosts, hrs...)
-		runErr = firstError(errs)
 	}()
 	run.Duration = time.Since(run.StartedAt)
 	if len(run.Hosts) == 0 && runErr != nil {
@@ -443,6 +499,10 @@ func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, s
 	case errors.Is(runErr, context.DeadlineExceeded):
 		return &exitError{code: ExitInfra, err: fmt.Errorf("the run exceeded --timeout %s", cfg.Timeout)}
 	case runErr != nil:
+		var ee *exitError
+		if errors.As(runErr, &ee) {
+			return ee
+		}
 		return &exitError{code: ExitInfra, err: runErr}
 	}
 	return verdictError(gatingRun(run, cfg.FailOnShould), exp, cc.Bool("allow-stale"))
@@ -529,4 +589,63 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("NO_COLOR") == ""
+}
+
+// soakFigures reports what a leak would make grow: goroutines, open file
+// descriptors, live descendant processes, and memory.
+func soakFigures() string {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	fds, _ := os.ReadDir("/proc/self/fd")
+	return fmt.Sprintf("goroutines=%d fds=%d children=%d heap_inuse_mb=%.1f rss_mb=%.1f",
+		runtime.NumGoroutine(), len(fds), len(descendants(os.Getpid())), float64(ms.HeapInuse)/(1<<20), float64(selfRSS())/(1<<20))
+}
+
+// descendants lists the live processes below pid (Linux /proc).
+func descendants(pid int) []int {
+	children := map[int][]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		var p int
+		if _, err := fmt.Sscan(e.Name(), &p); err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so split after ')'.
+		rest := string(stat[strings.LastIndexByte(string(stat), ')')+1:])
+		var state string
+		var ppid int
+		if _, err := fmt.Sscan(rest, &state, &ppid); err == nil && state != "Z" {
+			children[ppid] = append(children[ppid], p)
+		}
+	}
+	var out []int
+	var walk func(int)
+	walk = func(p int) {
+		for _, c := range children[p] {
+			out = append(out, c)
+			walk(c)
+		}
+	}
+	walk(pid)
+	return out
+}
+
+func selfRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "VmRSS:") {
+			var kb int64
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(l, "VmRSS:"), "kB")), &kb)
+			return kb << 10
+		}
+	}
+	return 0
 }

@@ -10,10 +10,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
+
+	"github.com/mcpconform/mcpconform/fixtures/suite"
 )
 
 var bin string
@@ -71,6 +74,8 @@ func TestUsageErrorsExit2WithAClearMessage(t *testing.T) {
 		{"unknown flag", nil, []string{"run", "--frobnicate"}, `flag provided but not defined: -frobnicate`},
 		{"stray argument", nil, []string{"run", "extra"}, `run takes no arguments`},
 		{"unknown command", nil, []string{"frob"}, `unknown command "frob"`},
+		{"unknown check id", nil, []string{"run", "--run", "lifecycle/no-such-check"}, `--run "lifecycle/no-such-check" matches no check`},
+		{"glob matching nothing", nil, []string{"run", "--run", "no-such-area/*"}, `matches no check`},
 		{"bad shard", nil, []string{"run", "--shard", "3/2"}, `--shard "3/2": want I/N`},
 		{"bad clause", nil, []string{"run", "--clause", "MIGHT"}, `--clause "MIGHT": use MUST, SHOULD, MAY or INFO`},
 		{"bad edition", nil, []string{"run", "--edition", "2025"}, `--edition "2025"`},
@@ -162,7 +167,8 @@ func TestRunWritesJUnitAndTAPAndExits0(t *testing.T) {
 }
 
 func TestRunSelectingNothingExits4(t *testing.T) {
-	_, stderr, code := mcpconform(t, nil, "run", "--run", "no-such-area/*")
+	// Each filter matches something, together nothing: exit 4.
+	_, stderr, code := mcpconform(t, nil, "run", "--run", "visibility/*", "--edition", "draft", "--evidence-dir", "")
 	if code != ExitNoTests {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitNoTests, stderr)
 	}
@@ -183,6 +189,25 @@ func TestListPrintsTheCatalogue(t *testing.T) {
 	}
 	if strings.Contains(stdout, "diag/") {
 		t.Errorf("diagnostics leaked into the catalogue:\n%s", stdout)
+	}
+	// The offline id list (used to refuse unknown --run ids before starting
+	// anything) must be exactly the catalogue the suite reports.
+	js, _, _ := mcpconform(t, nil, "list", "--json")
+	var cat struct{ Tests []struct{ ID string } }
+	if err := json.Unmarshal([]byte(js), &cat); err != nil {
+		t.Fatal(err)
+	}
+	var live []string
+	for _, tc := range cat.Tests {
+		live = append(live, tc.ID)
+	}
+	sort.Strings(live)
+	offline, err := suite.IDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(live, ",") != strings.Join(offline, ",") {
+		t.Errorf("suite.IDs() and the catalogue differ:\noffline %v\nlive    %v", offline, live)
 	}
 }
 

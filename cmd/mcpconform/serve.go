@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"os/signal"
@@ -28,6 +30,8 @@ func serveCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "server", Usage: "connect the reference host to this MCP server `URL` (Streamable HTTP; repeatable) instead of the fixture servers", EnvVars: []string{"MCPCONFORM_SERVERS"}},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable)", EnvVars: []string{"MCPCONFORM_HOST_DEFECTS"}},
 			&cli.BoolFlag{Name: "list-defects", Usage: "print the switchable host defects and the requirement each breaks, then exit"},
+			&cli.StringFlag{Name: "public-url", Usage: "serve the fixture MCP servers for a hosted product reaching them at this https `URL` (behind a tunnel or proxy to --listen), print the connector URL and exit on Ctrl-C; no reference host", EnvVars: []string{"MCPCONFORM_PUBLIC_URL"}},
+			&cli.StringSliceFlag{Name: "csp-target", Usage: "with --public-url: a public `ORIGIN` for the CSP checks (give two: the first is declared in the suite's CSP, the second is not)", EnvVars: []string{"MCPCONFORM_CSP_TARGETS"}},
 		},
 		Action: func(c *cli.Context) error {
 			w := c.App.Writer
@@ -38,6 +42,12 @@ func serveCommand() *cli.Command {
 					fmt.Fprintf(tw, "%s\t%s\n", d.Name, d.Breaks)
 				}
 				return tw.Flush()
+			}
+			if pu := c.String("public-url"); pu != "" {
+				return servePublic(c, pu)
+			}
+			if listen := c.String("listen"); listen != "" && !isLoopbackAddr(listen) {
+				fmt.Fprintf(c.App.ErrWriter, "mcpconform: warning: --listen %s is not a loopback address: the reference host is reachable from other machines\n", listen)
 			}
 			defects, err := reference.ParseDefects(c.StringSlice("host-defect"))
 			if err != nil {
@@ -73,4 +83,39 @@ func serveCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// servePublic runs the fixture servers for registration as a connector in
+// a hosted product.
+func servePublic(c *cli.Context, publicURL string) error {
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	listen := c.String("listen")
+	if listen != "" && !isLoopbackAddr(listen) {
+		fmt.Fprintf(c.App.ErrWriter, "mcpconform: warning: --listen %s is not a loopback address: the fixture servers are reachable from other machines\n", listen)
+	}
+	pub, err := fixtures.StartPublic(ctx, fixtures.PublicOptions{PublicURL: publicURL, Listen: listen, TargetOrigins: c.StringSlice("csp-target")})
+	if err != nil {
+		if errors.Is(err, fixtures.ErrPublicOptions) {
+			return usage(err)
+		}
+		return &exitError{code: ExitInfra, err: err}
+	}
+	defer pub.Close()
+	fmt.Fprint(c.App.Writer, pub.Instructions())
+	<-ctx.Done()
+	return nil
+}
+
+// isLoopbackAddr reports whether a listen address stays on this machine.
+func isLoopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -86,10 +86,10 @@ func (hooks) SendPrompt(ctx context.Context, c *webchat.Chat, prompt string) err
 		return err
 	}
 	if err := composer.Click(); err != nil {
-		return err
+		return c.ActionError("clicking the composer", "Composer", err)
 	}
 	if err := composer.Fill(""); err != nil {
-		return err
+		return c.ActionError("clearing the composer", "Composer", err)
 	}
 	if c.Profile.Sel("MentionOption") != "" {
 		if err := c.PickMention(ctx); err != nil {
@@ -98,7 +98,7 @@ func (hooks) SendPrompt(ctx context.Context, c *webchat.Chat, prompt string) err
 		prompt = " " + prompt
 	}
 	if err := composer.PressSequentially(prompt); err != nil {
-		return err
+		return c.ActionError("typing the prompt", "Composer", err)
 	}
 	return c.SendComposer(ctx)
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/chatgpt"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
-	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
@@ -71,30 +69,12 @@ func imitation(t *testing.T) (*webchattest.Product, map[string]string) {
 	}
 }
 
-func lookup(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
-}
+var lookup = webchattest.Lookup
 
-// logs collects the driver's log lines.
-type logs struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (l *logs) logf(format string, args ...any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, fmt.Sprintf(format, args...))
-}
-
-func (l *logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return strings.Join(l.lines, "\n")
-}
+type logs = webchattest.Logs
 
 func env(l *logs, appTimeout time.Duration) hosts.Env {
-	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: appTimeout, Logf: l.logf}
+	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: appTimeout, Logf: l.Logf}
 }
 
 // The whole suite through the ChatGPT driver against the imitation: the
@@ -106,16 +86,28 @@ func TestSuiteThroughChatGPTDriver(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var l logs
-	hr, err := runner.Run(ctx, chatgpt.NewWithOptions(webchat.Options{Getenv: lookup(vars)}), runner.Options{Env: env(&l, 30*time.Second), Stall: time.Minute, Logf: l.logf})
+	h := chatgpt.NewWithOptions(webchat.Options{Getenv: lookup(vars)})
+	hr, err := runner.Run(ctx, h, runner.Options{Env: env(&l, 30*time.Second), Stall: time.Minute, Logf: l.Logf})
 	if err != nil {
 		t.Fatalf("run: %v\nlogs:\n%s", err, l.String())
 	}
-	got := map[string]protocol.Status{}
-	for _, c := range hr.Cases {
-		got[c.ID] = c.Status
-		t.Logf("%-40s %s %s", c.ID, c.Status, c.Message)
+	webchattest.CheckRun(t, h, hr)
+	// The hooks really ran: the modal was dismissed, the tool call
+	// confirmed, and the prompt reached the model with the app picked in
+	// the mention picker (the imitation's model ignores it otherwise).
+	for _, want := range []string{"dismissed a modal", "approved the model's tool call", "experimental"} {
+		if !strings.Contains(l.String(), want) {
+			t.Errorf("the driver's log lacks %q:\n%s", want, l.String())
+		}
 	}
-	_ = p
+	builtin := chatgpt.Profile()
+	if msgs := p.UserMessages(); len(msgs) == 0 || msgs[0] != builtin.ExpandedPrompt() {
+		t.Errorf("the first user message is not the prompt: %q", msgs)
+	}
+	// The session never shows up in the logs.
+	if strings.Contains(l.String(), p.Session) {
+		t.Error("the storage state's session cookie appears in the log")
+	}
 }
 
 func TestEmptyStorageStateCountsAsMissing(t *testing.T) {
@@ -130,5 +122,129 @@ func TestEmptyStorageStateCountsAsMissing(t *testing.T) {
 	}
 	if h.Ctx != nil {
 		t.Error("a browser context was opened without a session")
+	}
+}
+
+// setupFails runs Setup with the real environment (t.Setenv) and returns
+// its error and duration.
+func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration, *logs) {
+	t.Helper()
+	h := chatgpt.New()
+	var l logs
+	start := time.Now()
+	_, err := h.Setup(context.Background(), env(&l, appTimeout))
+	h.Teardown(context.Background())
+	if err == nil {
+		t.Fatal("Setup succeeded")
+	}
+	return err, time.Since(start), &l
+}
+
+func setenv(t *testing.T, vars map[string]string) {
+	for k, v := range vars {
+		t.Setenv(k, v)
+	}
+}
+
+// A selector overridden through the environment, without a rebuild, is
+// used; when it matches nothing, Setup fails fast naming the variable.
+func TestBrokenSelectorOverrideFailsFast(t *testing.T) {
+	_, vars := imitation(t)
+	setenv(t, vars)
+	t.Setenv("MCPCONFORM_CHATGPT_COMPOSER_SELECTOR", "#prompt-textarea-v2")
+	t.Setenv("MCPCONFORM_CHATGPT_PAGE_TIMEOUT", "2s")
+	err, took, _ := setupFails(t, 30*time.Second)
+	if !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_COMPOSER_SELECTOR") || !strings.Contains(err.Error(), `"#prompt-textarea-v2" (set by`) {
+		t.Errorf("the error does not name the overridden variable: %v", err)
+	}
+	if took > 15*time.Second {
+		t.Errorf("took %s to fail with a 2s page timeout", took)
+	}
+}
+
+// A selector Playwright cannot parse fails before anything is loaded.
+func TestUnparsableSelectorFailsAtOnce(t *testing.T) {
+	_, vars := imitation(t)
+	setenv(t, vars)
+	t.Setenv("MCPCONFORM_CHATGPT_SEND_SELECTOR", `button[data-testid="send-button"`)
+	err, took, _ := setupFails(t, 30*time.Second)
+	if !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_SEND_SELECTOR") || !strings.Contains(err.Error(), "not a valid selector") {
+		t.Errorf("want an invalid-selector error naming the variable, got %v", err)
+	}
+	if took > 10*time.Second {
+		t.Errorf("took %s", took)
+	}
+}
+
+// The mention-picker hook is what enables the connector: with it turned
+// off, the model never calls the tool and Setup says where it stopped.
+func TestWithoutTheMentionHookTheAppNeverShows(t *testing.T) {
+	p, vars := imitation(t)
+	setenv(t, vars)
+	t.Setenv("MCPCONFORM_CHATGPT_MENTION_OPTION_SELECTOR", "none")
+	err, _, _ := setupFails(t, 5*time.Second)
+	if !strings.Contains(err.Error(), "showed no app iframe") || !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_APP_FRAME_SELECTORS") {
+		t.Errorf("want the missing-app error naming the frame selector, got %v", err)
+	}
+	if msgs := p.UserMessages(); len(msgs) != 1 {
+		t.Errorf("the prompt was not sent exactly once: %q", msgs)
+	}
+}
+
+// The modal hook matters: with it off, the onboarding modal swallows the
+// clicks and Setup fails naming the selector it could not use.
+func TestWithoutTheModalHookSetupFails(t *testing.T) {
+	_, vars := imitation(t)
+	setenv(t, vars)
+	t.Setenv("MCPCONFORM_CHATGPT_MODAL_DISMISS_SELECTOR", "none")
+	t.Setenv("MCPCONFORM_CHATGPT_PAGE_TIMEOUT", "3s")
+	err, _, _ := setupFails(t, 5*time.Second)
+	if !strings.Contains(err.Error(), "covers it") || !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_MODAL_DISMISS_SELECTOR") {
+		t.Errorf("want an error saying what covers the composer and naming the modal variable, got %v", err)
+	}
+}
+
+// An expired or foreign session lands on the login page: Setup says so and
+// names the storage-state variable, without waiting for timeouts.
+func TestLoggedOutSessionFailsFast(t *testing.T) {
+	_, vars := imitation(t)
+	other, _ := imitation(t) // another product instance: its session is not valid here
+	state := filepath.Join(t.TempDir(), "other.json")
+	if err := other.WriteStorageState(state, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	setenv(t, vars)
+	t.Setenv("MCPCONFORM_CHATGPT_STORAGE_STATE", state)
+	err, took, l := setupFails(t, 30*time.Second)
+	if !strings.Contains(err.Error(), "login page") || !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_STORAGE_STATE") || !strings.Contains(err.Error(), "mcpconform login --host chatgpt") {
+		t.Errorf("want the logged-out error, got %v", err)
+	}
+	if took > 15*time.Second {
+		t.Errorf("took %s", took)
+	}
+	if strings.Contains(err.Error()+l.String(), other.Session) {
+		t.Error("the session value leaked into the error or the log")
+	}
+}
+
+// A storage state readable by others is used, with a warning that names
+// the file and its mode, and its contents appear nowhere.
+func TestLooseStorageStateModeWarns(t *testing.T) {
+	p, vars := imitation(t)
+	if err := os.Chmod(vars["MCPCONFORM_CHATGPT_STORAGE_STATE"], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := chatgpt.NewWithOptions(webchat.Options{Getenv: lookup(vars)})
+	var l logs
+	_, err := h.Setup(context.Background(), env(&l, 30*time.Second))
+	defer h.Teardown(context.Background())
+	if err != nil {
+		t.Fatalf("setup: %v\n%s", err, l.String())
+	}
+	if !strings.Contains(l.String(), "has mode 0644") || !strings.Contains(l.String(), "chmod 600 "+vars["MCPCONFORM_CHATGPT_STORAGE_STATE"]) {
+		t.Errorf("no mode warning in the log:\n%s", l.String())
+	}
+	if strings.Contains(l.String(), p.Session) {
+		t.Error("the session value appears in the log")
 	}
 }

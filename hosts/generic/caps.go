@@ -22,12 +22,21 @@ import (
 // lives on a one-field wrapper type below, and compose (caps_gen.go,
 // written by gen_caps.go) returns a struct that embeds *Host and exactly the
 // wrappers of the configured capabilities: one struct type per subset of
-// protocol.Kinds, bit i standing for protocol.Kinds[i].
+// kinds, bit i standing for kinds[i].
 
-// mask is the capability set of h as bits of protocol.Kinds.
+// kinds are the capabilities a profile host can have, in the bit order of
+// composers; gen_caps.go holds the same list. Other protocol kinds are
+// never methods of a profile host.
+var kinds = []protocol.Kind{
+	protocol.KindClickTrigger, protocol.KindConfirmDialog, protocol.KindCheckLinkOpen,
+	protocol.KindConversationContains, protocol.KindToggleTheme, protocol.KindReadModelToolList,
+	protocol.KindInspectFrame, protocol.KindReadConsole, protocol.KindResetIsolation,
+}
+
+// mask is the capability set of h as bits of kinds.
 func (h *Host) mask() int {
 	m := 0
-	for i, k := range protocol.Kinds {
+	for i, k := range kinds {
 		if h.cfg.caps[k] {
 			m |= 1 << i
 		}
@@ -39,9 +48,38 @@ func compose(h *Host) hosts.Host { return composers[h.mask()](h) }
 
 type capClickTrigger struct{ h *Host }
 
-// ClickTrigger clicks the suite's trigger button for real.
+// ClickTrigger clicks the suite's trigger button for real. Other Views
+// (a host may show several apps) can have scrolled the suite's iframe out
+// of view: it is scrolled back first, and a click lost to a layout shift
+// is retried.
 func (c capClickTrigger) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return c.h.Click(ctx)
+	var r protocol.Result
+	for attempt := 0; attempt < 3; attempt++ {
+		c.h.scrollSuiteIntoView()
+		var err error
+		if r, err = c.h.Click(ctx); err != nil || r.OK {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// scrollSuiteIntoView scrolls the host page's own iframe around the suite
+// into view (scrolling from inside an out-of-process frame does not reach
+// the page's scroll containers).
+func (h *Host) scrollSuiteIntoView() {
+	if h.Suite == nil {
+		return
+	}
+	f := h.Suite.Frame()
+	for f.ParentFrame() != nil && f.ParentFrame().ParentFrame() != nil {
+		f = f.ParentFrame()
+	}
+	el, err := f.FrameElement()
+	if err != nil {
+		return
+	}
+	el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
 }
 
 type capConfirmDialog struct{ h *Host }

@@ -4357,7 +4357,7 @@ type caps1ff struct {
 }
 
 // composers[m] wraps a *Host into the type whose capabilities are the
-// bits of m (bit i: protocol.Kinds[i]).
+// bits of m (bit i: kinds[i]).
 var composers = [512]func(*Host) hosts.Host{
 	func(h *Host) hosts.Host { return caps000{h} },
 	func(h *Host) hosts.Host { return caps001{h, capClickTrigger{h}} },

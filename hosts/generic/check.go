@@ -2,6 +2,7 @@ package generic
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/sethvargo/go-envconfig"
 
@@ -31,6 +32,7 @@ type Report struct {
 type VarStatus struct {
 	Name     string // full name, e.g. MCPCONFORM_X_URL
 	Set      bool
+	Empty    bool // set to "" (or spaces): counts as missing
 	Required bool
 	Default  string // the default when unset, "" if none
 }
@@ -57,12 +59,12 @@ func Check(name string, l envconfig.Lookuper) Report {
 	if nameRE.MatchString(name) {
 		pl := envconfig.PrefixLookuper(Prefix+Key(name)+"_", l)
 		for _, v := range Variables {
-			_, ok := pl.Lookup(v)
-			vs := VarStatus{Name: Var(name, v), Set: ok, Required: isRequired(v)}
+			val, ok := pl.Lookup(v)
+			vs := VarStatus{Name: Var(name, v), Set: ok, Empty: ok && strings.TrimSpace(val) == "", Required: isRequired(v)}
 			if v == "STEP_TIMEOUT" {
 				vs.Default = "30s"
 			} else if v == "DIALOGS" {
-				vs.Default = orList(dialogNames())
+				vs.Default = strings.Join(dialogNames(), ",")
 			}
 			r.Variables = append(r.Variables, vs)
 		}

@@ -11,8 +11,10 @@ import (
 
 // Reserved are names whose MCPCONFORM_<NAME>_* variables belong to a host
 // built into mcpconform (MCPCONFORM_INSPECTOR_URL attaches the inspector
-// driver to a running Inspector), so they never name a profile.
-var Reserved = []string{"inspector", "reference"}
+// driver to a running Inspector; MCPCONFORM_CHATGPT_URL overrides the
+// chatgpt driver's page), so they never name a profile. Profiles and
+// Lookup also take the caller's list of built-in hosts.
+var Reserved = []string{"reference", "inspector", "chatgpt", "claude"}
 
 // Keyer is a Lookuper that can list its keys. Profiles can enumerate it,
 // envconfig.OsLookuper, envconfig.MapLookuper and envconfig.PrefixLookuper
@@ -24,20 +26,21 @@ type Keyer interface {
 
 // Profiles lists the profiles defined in l: every NAME with a
 // MCPCONFORM_<NAME>_URL variable (set, even to ""), as canonical names
-// ("MY_HOST" → "my-host"), sorted, without Reserved names. A lookuper whose
-// keys cannot be listed yields none.
-func Profiles(l envconfig.Lookuper) []string {
+// ("MY_HOST" → "my-host"), sorted, without Reserved names and the names of
+// builtin. A lookuper whose keys cannot be listed yields none.
+func Profiles(l envconfig.Lookuper, builtin ...string) []string {
 	seen := map[string]bool{}
 	for _, k := range keys(l) {
-		if !strings.HasPrefix(k, Prefix) || !strings.HasSuffix(k, "_URL") {
+		rest, ok := strings.CutPrefix(k, Prefix)
+		if !ok || !strings.HasSuffix(rest, "_URL") {
 			continue
 		}
-		infix := strings.TrimSuffix(strings.TrimPrefix(k, Prefix), "_URL")
-		if infix == "" || !nameRE.MatchString(infix) || strings.ToUpper(infix) != infix {
+		infix := strings.TrimSuffix(rest, "_URL")
+		if !nameRE.MatchString(infix) || strings.ToUpper(infix) != infix {
 			continue
 		}
 		name := Canonical(infix)
-		if isReserved(name) {
+		if isReserved(name, builtin) {
 			continue
 		}
 		seen[name] = true
@@ -50,8 +53,8 @@ func Profiles(l envconfig.Lookuper) []string {
 	return out
 }
 
-func isReserved(name string) bool {
-	for _, r := range Reserved {
+func isReserved(name string, builtin []string) bool {
+	for _, r := range append(builtin, Reserved...) {
 		if Key(r) == Key(name) {
 			return true
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -54,8 +55,10 @@ type SetupError struct {
 	Step       int    // 1-based step index, 0 when not a step
 	What       string // the step as written, or what was waited for
 	Screenshot string // path of the PNG of the page at the failure, "" if none
-	Err        error
-	kind       error
+	// Elapsed is how long the failing step (or the wait for the app) ran.
+	Elapsed time.Duration
+	Err     error
+	kind    error
 }
 
 func (e *SetupError) Error() string {
@@ -205,22 +208,27 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		return nil, err
 	}
 	for _, st := range h.cfg.steps {
+		t0 := time.Now()
 		if err := h.runStep(ctx, st); err != nil {
-			return nil, &SetupError{Variable: h.variable("STEPS"), Step: st.Index, What: st.Raw, Err: err, kind: ErrStep, Screenshot: h.screenshot(fmt.Sprintf("step%d", st.Index))}
+			d := time.Since(t0)
+			return nil, &SetupError{Variable: h.variable("STEPS"), Step: st.Index, What: st.String(), Err: redacted{err: err}, kind: ErrStep, Elapsed: d, Screenshot: h.screenshot(fmt.Sprintf("step%d", st.Index))}
 		}
+		h.logf("%s step %d: %s (%s)", h.cfg.name, st.Index, st, time.Since(t0).Round(time.Millisecond))
 	}
 	timeout := env.AppTimeout
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
+	t0 := time.Now()
 	sb, err := h.Bind(ctx, timeout)
 	if err != nil {
-		v, what := h.variable("APP_FRAME"), "frame path "+strings.Join(h.cfg.frame, " >> ")
+		d := time.Since(t0)
+		v, what := h.variable("APP_FRAME"), "frame path "+strings.Join(h.cfg.frame, "; ")
 		if len(h.cfg.frame) == 0 {
 			v, what = h.variable("STEPS"), "after the last step, every frame searched"
 		}
-		return nil, &SetupError{Variable: v, What: what, kind: ErrAppNotShown, Screenshot: h.screenshot("app-not-shown"),
-			Err: fmt.Errorf("%w after %d step(s) (check the last steps of %s and %s): %w", ErrAppNotShown, len(h.cfg.steps), h.variable("STEPS"), h.variable("APP_FRAME"), err)}
+		return nil, &SetupError{Variable: v, What: what, kind: ErrAppNotShown, Elapsed: d, Screenshot: h.screenshot("app-not-shown"),
+			Err: redacted{err: fmt.Errorf("%w after %d step(s) (check the last steps of %s and %s): %w", ErrAppNotShown, len(h.cfg.steps), h.variable("STEPS"), h.variable("APP_FRAME"), redacted{err, true})}}
 	}
 	return sb, nil
 }
@@ -233,7 +241,7 @@ func (h *Host) checkSelectors() error {
 	var all []sel
 	for _, st := range h.cfg.steps {
 		if st.Verb == VerbClick || st.Verb == VerbFill || st.Verb == VerbWaitFor {
-			all = append(all, sel{"STEPS", fmt.Sprintf(" step %d (%s)", st.Index, st.Raw), expand(st.Target, h.vars)})
+			all = append(all, sel{"STEPS", fmt.Sprintf(" step %d (%s)", st.Index, st), expand(st.Target, h.vars)})
 		}
 	}
 	for i, f := range h.cfg.frame {
@@ -270,10 +278,9 @@ func (h *Host) runStep(ctx context.Context, st Step) error {
 	}
 	ms := float64(h.cfg.stepTimeout.Milliseconds())
 	target := expand(st.Target, h.vars)
-	h.logf("%s step %d: %s", h.cfg.name, st.Index, st)
 	switch st.Verb {
 	case VerbGoto:
-		if _, err := h.Page.Goto(target, playwright.PageGotoOptions{Timeout: &ms}); err != nil {
+		if _, err := h.Page.Goto(target, playwright.PageGotoOptions{Timeout: &ms, WaitUntil: playwright.WaitUntilStateDomcontentloaded}); err != nil {
 			return fmt.Errorf("loading the page failed: %s", firstLine(err))
 		}
 		return nil
@@ -360,6 +367,28 @@ func (h *Host) onDialog(d playwright.Dialog) {
 	default:
 	}
 }
+
+// redacted hides the query strings of URLs in an error's message (deep
+// links carry tokens; the message lands in reports and logs), optionally
+// keeps only its first line (Playwright appends call logs), and keeps the
+// error's chain.
+type redacted struct {
+	err     error
+	oneLine bool
+}
+
+var queryRE = regexp.MustCompile(`(https?://[^\s"'?]*)\?[^\s"']*`)
+
+func (r redacted) Error() string {
+	if r.oneLine {
+		return Redact(firstLine(r.err))
+	}
+	return Redact(r.err.Error())
+}
+func (r redacted) Unwrap() error { return r.err }
+
+// Redact replaces the query string of every http(s) URL in s with "?…".
+func Redact(s string) string { return queryRE.ReplaceAllString(s, "$1?…") }
 
 func firstLine(err error) string {
 	s := strings.TrimSpace(err.Error())

@@ -29,7 +29,7 @@ type Profile struct {
 	// press and wait-for, separated by ";" or newlines.
 	Steps string `env:"STEPS, required"`
 	// AppFrame is the path of iframe selectors from the top page to the
-	// app's document, separated by ">>"; empty: every frame is searched.
+	// app's document, separated by ";"; empty: every frame is searched.
 	AppFrame string `env:"APP_FRAME"`
 	// StepTimeout bounds each step.
 	StepTimeout time.Duration `env:"STEP_TIMEOUT, default=30s"`
@@ -137,6 +137,9 @@ func Load(name string, l envconfig.Lookuper) (Profile, error) {
 	if !nameRE.MatchString(name) {
 		return p, &ProfileError{Name: name, Problems: []string{fmt.Sprintf("%q is not a profile name: use letters, digits, - and _, starting with a letter (it becomes %s<NAME>_*)", name, Prefix)}}
 	}
+	if isReserved(name, nil) {
+		return p, &ProfileError{Name: Canonical(name), Problems: []string{fmt.Sprintf("%q is a host built into mcpconform: its %s* variables configure that host, not a profile; choose another name", Canonical(name), Prefix+Key(name)+"_")}}
+	}
 	pl := envconfig.PrefixLookuper(Prefix+Key(name)+"_", l)
 	var problems []string
 	set := 0
@@ -206,9 +209,12 @@ func emptyHint(v string) string {
 // the variable.
 func decodeProblem(name string, err error) string {
 	msg := err.Error()
-	for _, v := range Variables {
-		if strings.Contains(msg, v+":") || strings.Contains(msg, `"`+v+`"`) || strings.HasPrefix(msg, v) {
-			return fmt.Sprintf("%s: %v", Var(name, v), err)
+	t := reflect.TypeOf(Profile{})
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		v, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+		if strings.HasPrefix(msg, f.Name+":") || strings.Contains(msg, v+":") {
+			return fmt.Sprintf("%s: %s", Var(name, v), strings.TrimSpace(strings.TrimPrefix(msg, f.Name+":")))
 		}
 	}
 	return fmt.Sprintf("%s*: %v", Prefix+Key(name)+"_", err)
@@ -417,7 +423,7 @@ func (c *config) why(k protocol.Kind) string {
 	case protocol.KindReadModelToolList:
 		return "a profile cannot read the model's tool list (Go hosts only)"
 	}
-	return ""
+	return "not available to profile hosts"
 }
 
 func dialogNames() []string {

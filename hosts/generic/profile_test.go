@@ -20,7 +20,7 @@ func good() map[string]string {
 	return map[string]string{
 		"MCPCONFORM_DEMO_URL":          "http://127.0.0.1:8080",
 		"MCPCONFORM_DEMO_STEPS":        `goto {url}/chat?server={server}; fill textarea[name="prompt"]=Run the conformance suite {nonce}; press Enter; wait-for iframe.app`,
-		"MCPCONFORM_DEMO_APP_FRAME":    `iframe.app >> iframe`,
+		"MCPCONFORM_DEMO_APP_FRAME":    `iframe[title="a;b"]; iframe`,
 		"MCPCONFORM_DEMO_CONVERSATION": `[data-testid="conversation"]`,
 		"MCPCONFORM_DEMO_THEME_TOGGLE": `button[aria-label="Toggle theme"]`,
 		"MCPCONFORM_DEMO_THEME_ATTR":   `html@data-theme`,
@@ -72,12 +72,17 @@ func TestLoadGoodProfile(t *testing.T) {
 			t.Errorf("step %d: %+v, want %+v", i+1, s, w)
 		}
 	}
-	if !reflect.DeepEqual(core.AppFrame, []string{"iframe.app", "iframe"}) {
+	if !reflect.DeepEqual(core.AppFrame, []string{`iframe[title="a;b"]`, "iframe"}) {
 		t.Errorf("frame path %q", core.AppFrame)
 	}
-	// Everything but the model's tool list, which needs Go.
+	// Every kind a profile can configure but the model's tool list, which
+	// needs Go.
 	for _, k := range protocol.Kinds {
-		if got, want := hosts.Supports(h, k), k != protocol.KindReadModelToolList; got != want {
+		want := false
+		for _, g := range kinds {
+			want = want || (g == k && k != protocol.KindReadModelToolList)
+		}
+		if got := hosts.Supports(h, k); got != want {
 			t.Errorf("%s supported: %v, want %v", k, got, want)
 		}
 	}
@@ -116,7 +121,7 @@ func TestBadProfiles(t *testing.T) {
 		{"unbalanced bracket", with(good(), "MCPCONFORM_DEMO_STEPS", "goto {url}\nclick #a\nclick [data-testid=open-app"),
 			[]string{"MCPCONFORM_DEMO_STEPS step 3", `unclosed "["`}},
 		{"stray bracket", with(good(), "MCPCONFORM_DEMO_STEPS", "goto {url}; wait-for div]"),
-			[]string{"MCPCONFORM_DEMO_STEPS step 2", `unexpected ']'`}},
+			[]string{"MCPCONFORM_DEMO_STEPS step 2", `unexpected "]"`}},
 		{"unclosed quote", with(good(), "MCPCONFORM_DEMO_STEPS", `goto {url}; click [title="x]`),
 			[]string{"MCPCONFORM_DEMO_STEPS step 2", "unclosed"}},
 		{"selector ends with >>", with(good(), "MCPCONFORM_DEMO_STEPS", `goto {url}; click iframe >>`),
@@ -137,7 +142,7 @@ func TestBadProfiles(t *testing.T) {
 			[]string{"MCPCONFORM_DEMO_STEPS has no steps"}},
 		{"two bad steps", with(good(), "MCPCONFORM_DEMO_STEPS", "goto {url}; jump; click ("),
 			[]string{"MCPCONFORM_DEMO_STEPS step 2", "MCPCONFORM_DEMO_STEPS step 3"}},
-		{"bad frame path", with(good(), "MCPCONFORM_DEMO_APP_FRAME", `iframe.app >> >> iframe`),
+		{"bad frame path", with(good(), "MCPCONFORM_DEMO_APP_FRAME", `iframe.app; ; iframe`),
 			[]string{"MCPCONFORM_DEMO_APP_FRAME", "part 2", "empty"}},
 		{"bad step timeout", with(good(), "MCPCONFORM_DEMO_STEP_TIMEOUT", "soon"),
 			[]string{"MCPCONFORM_DEMO_STEP_TIMEOUT"}},
@@ -264,21 +269,23 @@ func TestThemeOf(t *testing.T) {
 }
 
 // The host value has exactly the capability methods the profile
-// configures: for every subset of protocol.Kinds, hosts.Supports (the
-// runner's type assertions) sees that subset and no more.
+// configures: for every subset of kinds, hosts.Supports (the runner's type
+// assertions) sees that subset and no more, and no other protocol kind.
 func TestComposeHasExactlyTheConfiguredCapabilities(t *testing.T) {
-	if len(composers) != 1<<len(protocol.Kinds) {
-		t.Fatalf("caps_gen.go covers %d subsets of %d kinds: run go generate ./hosts/generic/", len(composers), len(protocol.Kinds))
+	if len(composers) != 1<<len(kinds) {
+		t.Fatalf("caps_gen.go covers %d subsets, kinds has %d kinds: update gen_caps.go and run go generate ./hosts/generic/", len(composers), len(kinds))
 	}
 	for m := range composers {
 		h := &Host{cfg: &config{name: "x", caps: map[protocol.Kind]bool{}}}
-		for i, k := range protocol.Kinds {
+		want := map[protocol.Kind]bool{}
+		for i, k := range kinds {
 			h.cfg.caps[k] = m&(1<<i) != 0
+			want[k] = m&(1<<i) != 0
 		}
 		v := compose(h)
-		for i, k := range protocol.Kinds {
-			if got, want := hosts.Supports(v, k), m&(1<<i) != 0; got != want {
-				t.Fatalf("mask %03x: %s supported %v, want %v", m, k, got, want)
+		for _, k := range protocol.Kinds {
+			if got := hosts.Supports(v, k); got != want[k] {
+				t.Fatalf("mask %03x: %s supported %v, want %v", m, k, got, want[k])
 			}
 		}
 		if c, ok := Unwrap(v); !ok || c != h {
@@ -331,7 +338,7 @@ func (k keyed) Keys() []string {
 func TestProfilesDiscovery(t *testing.T) {
 	vars := map[string]string{
 		"MCPCONFORM_DEMO_URL":      "http://127.0.0.1:1",
-		"MCPCONFORM_MY_HOST_URL":   "", // empty still defines it: --check will say so
+		"MCPCONFORM_MY_HOST_URL":   "",                   // empty still defines it: --check will say so
 		"MCPCONFORM_INSPECTOR_URL": "http://127.0.0.1:2", // the built-in's attach variable
 		"MCPCONFORM_URL":           "x",
 		"MCPCONFORM_lower_URL":     "x",

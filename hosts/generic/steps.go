@@ -143,7 +143,7 @@ func ParseSteps(variable, s string, allowed []string) ([]Step, []string) {
 		n++
 		st, err := parseStep(raw, allowed)
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s step %d (%q): %v", variable, n, raw, err))
+			problems = append(problems, fmt.Sprintf("%s step %d (%q): %v", variable, n, describeRaw(raw), err))
 			continue
 		}
 		st.Index = n
@@ -152,9 +152,21 @@ func ParseSteps(variable, s string, allowed []string) ([]Step, []string) {
 	if n == 0 {
 		problems = append(problems, fmt.Sprintf("%s has no steps: give at least %q", variable, "goto {url}"))
 	} else if len(steps) > 0 && steps[0].Index == 1 && steps[0].Verb != VerbGoto {
-		problems = append(problems, fmt.Sprintf("%s step 1 (%q): the first step must be goto (the page starts blank), e.g. %q", variable, steps[0].Raw, "goto {url}"))
+		problems = append(problems, fmt.Sprintf("%s step 1 (%q): the first step must be goto (the page starts blank), e.g. %q", variable, steps[0].String(), "goto {url}"))
 	}
 	return steps, problems
+}
+
+// describeRaw renders a step as written for an error message, without what
+// fill types and with URL query strings hidden.
+func describeRaw(raw string) string {
+	verb, arg, _ := strings.Cut(raw, " ")
+	if strings.EqualFold(verb, VerbFill) {
+		if sel, text, ok := cutAssign(strings.TrimSpace(arg)); ok {
+			return fmt.Sprintf("%s %s=(%d characters)", verb, sel, len(text))
+		}
+	}
+	return Redact(raw)
 }
 
 func parseStep(raw string, allowed []string) (Step, error) {
@@ -303,7 +315,7 @@ func CheckSelector(s string) error {
 				open = '('
 			}
 			if len(stack) == 0 || stack[len(stack)-1] != open {
-				return fmt.Errorf("bad selector %q: unexpected %q at offset %d", s, c, i)
+				return fmt.Errorf("bad selector %q: unexpected %q at offset %d", s, string(c), i)
 			}
 			stack = stack[:len(stack)-1]
 		}
@@ -312,7 +324,7 @@ func CheckSelector(s string) error {
 		return fmt.Errorf("bad selector %q: unclosed %c quote", s, quote)
 	}
 	if len(stack) > 0 {
-		return fmt.Errorf("bad selector %q: unclosed %q", s, stack[len(stack)-1])
+		return fmt.Errorf("bad selector %q: unclosed %q", s, string(stack[len(stack)-1]))
 	}
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, ">>") || strings.HasSuffix(t, ">>") {
@@ -322,14 +334,15 @@ func CheckSelector(s string) error {
 }
 
 // ParseFramePath splits an APP_FRAME value into iframe selectors, from the
-// top page down: "iframe.outer >> iframe" enters iframe.outer, then the
-// first iframe inside it.
+// top page down, separated by ";" outside quotes and brackets (as the chat
+// drivers' APP_FRAME_SELECTORS): "iframe.outer; iframe" enters
+// iframe.outer, then the first iframe inside it.
 func ParseFramePath(s string) ([]string, error) {
 	var out []string
-	for i, part := range strings.Split(s, ">>") {
+	for i, part := range splitTop(s, ";") {
 		part = strings.TrimSpace(part)
 		if part == "" {
-			return nil, fmt.Errorf("part %d of the frame path %q is empty (separate iframe selectors with >>)", i+1, s)
+			return nil, fmt.Errorf("part %d of the frame path %q is empty (separate iframe selectors with ;)", i+1, s)
 		}
 		if err := CheckSelector(part); err != nil {
 			return nil, fmt.Errorf("part %d of the frame path: %v", i+1, err)

@@ -21,6 +21,8 @@ import (
 //
 //   - "run the conformance suite" (any text naming a conformance run) calls
 //     the conformance_suite tool with a fresh nonce and shows its app;
+//   - "call the tool NAME with arguments {JSON}" calls that tool (it must be
+//     visible to the model) and shows its app, if it has one;
 //   - a request to list tools ("list … tools", "which tools") answers with
 //     the names of the tools the model can see;
 //   - "model context" repeats the model context the app last provided;
@@ -28,22 +30,26 @@ import (
 type Agent struct {
 	conns   []*conn
 	defects DefectSet
+	calls   callRegistry
 
 	mu           sync.Mutex
 	modelContext []json.RawMessage
 }
 
-// Launch is what the page needs to show a tool's app.
+// Launch is what the page needs to show a tool's app. The tool call runs
+// on in the background (the View is shown while it runs, S §Lifecycle);
+// the page waits for its outcome with /api/call/wait and may cancel it
+// with /api/call/cancel.
 type Launch struct {
-	ServerID  string          `json:"serverId"`
-	Tool      *mcp.Tool       `json:"tool"`
-	CallID    string          `json:"callId"`
-	Arguments map[string]any  `json:"arguments"`
-	Result    json.RawMessage `json:"result"`
-	Resource  *uiResource     `json:"resource"`
+	ServerID  string         `json:"serverId"`
+	Tool      *mcp.Tool      `json:"tool"`
+	CallID    string         `json:"callId"`
+	Arguments map[string]any `json:"arguments"`
+	Resource  *uiResource    `json:"resource"`
 }
 
 var (
+	callTool  = regexp.MustCompile(`(?is)\bcall the tool\s+([A-Za-z0-9_.\-]+)\s+with arguments\s+(\{.*\})`)
 	runSuite  = regexp.MustCompile(`(?i)\b(run|start|open|launch)\b.*\bconformance\b`)
 	listTools = regexp.MustCompile(`(?i)\b(list|which|what)\b.*\btools?\b`)
 	askCtx    = regexp.MustCompile(`(?i)\bmodel context\b`)
@@ -120,9 +126,22 @@ func (a *Agent) Reply(ctx context.Context, text string) (string, *Launch, error)
 	a.mu.Lock()
 	mc := a.modelContext
 	a.mu.Unlock()
-	switch {
+	switch m := callTool.FindStringSubmatch(text); {
+	case m != nil:
+		var args map[string]any
+		if err := json.Unmarshal([]byte(m[2]), &args); err != nil {
+			return fmt.Sprintf("I could not read the arguments for %s: %v", m[1], err), nil, nil
+		}
+		l, text, err := a.launch(ctx, m[1], args)
+		if err != nil {
+			return "", nil, err
+		}
+		if l == nil {
+			return fmt.Sprintf("Called %s: %s", m[1], text), nil, nil
+		}
+		return fmt.Sprintf("Calling %s.", m[1]), l, nil
 	case runSuite.MatchString(text):
-		l, err := a.launch(ctx, SuiteTool, map[string]any{"nonce": nonce()})
+		l, _, err := a.launch(ctx, SuiteTool, map[string]any{"nonce": nonce()})
 		if err != nil {
 			return "", nil, err
 		}
@@ -143,25 +162,74 @@ func (a *Agent) Reply(ctx context.Context, text string) (string, *Launch, error)
 	}
 }
 
-func (a *Agent) launch(ctx context.Context, name string, args map[string]any) (*Launch, error) {
+// launch calls a model-visible tool. A tool with a UI resource gets a Launch
+// (the resource is read first, the call goes on in the background); a tool
+// without one is run to completion and its text returned instead.
+func (a *Agent) launch(ctx context.Context, name string, args map[string]any) (*Launch, string, error) {
 	for _, c := range a.conns {
 		t := c.tool(name)
 		if t == nil || !slices.Contains(visibility(t), "model") {
 			continue
 		}
-		res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil {
-			return nil, fmt.Errorf("tools/call %s: %w", name, err)
-		}
-		l := &Launch{ServerID: c.id, Tool: t, CallID: nonce(), Arguments: args, Result: toJSON(res)}
-		if uri := resourceURI(t); uri != "" {
-			if l.Resource, err = c.readUI(ctx, uri); err != nil {
-				return nil, err
+		l := &Launch{ServerID: c.id, Tool: t, CallID: nonce(), Arguments: args}
+		uri := resourceURI(t, a.defects)
+		if uri == "" {
+			res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+			if err != nil {
+				return nil, "", fmt.Errorf("tools/call %s: %w", name, err)
 			}
+			return nil, resultText(res), nil
 		}
-		return l, nil
+		if a.defects["ui-html-from-tool-result"] {
+			// The defect (an MCP-UI-era host): run the call first and render
+			// a UI resource embedded in its result, if any, instead of
+			// reading the tool's resource.
+			res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+			if err != nil {
+				return nil, "", fmt.Errorf("tools/call %s: %w", name, err)
+			}
+			for _, content := range res.Content {
+				if e, ok := content.(*mcp.EmbeddedResource); ok && e.Resource != nil && strings.HasPrefix(e.Resource.URI, "ui://") {
+					l.Resource = &uiResource{URI: e.Resource.URI, MIMEType: e.Resource.MIMEType, HTML: e.Resource.Text, UI: map[string]any{}}
+				}
+			}
+			if l.Resource == nil {
+				if l.Resource, err = c.readUI(ctx, uri, a.defects); err != nil {
+					return nil, "", err
+				}
+			}
+			a.calls.finished(l.CallID, toJSON(res))
+			return l, "", nil
+		}
+		var err error
+		if l.Resource, err = c.readUI(ctx, uri, a.defects); err != nil {
+			return nil, "", err
+		}
+		a.calls.start(c, l)
+		return l, "", nil
 	}
-	return nil, fmt.Errorf("no connected server offers the model a tool named %s", name)
+	return nil, "", fmt.Errorf("no connected server offers the model a tool named %s", name)
+}
+
+func resultText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	if len(parts) == 0 {
+		return "(no text)"
+	}
+	return strings.Join(parts, " ")
+}
+
+// NewConversation forgets the model context (the page has torn down every
+// View and cleared the conversation).
+func (a *Agent) NewConversation() {
+	a.mu.Lock()
+	a.modelContext = nil
+	a.mu.Unlock()
 }
 
 func nonce() string {

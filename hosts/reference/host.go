@@ -9,6 +9,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
@@ -25,6 +28,9 @@ const (
 	selConversation = `[data-testid="conversation"]`
 	selThemeToggle  = `[data-testid="theme-toggle"]`
 	selAppFrame     = `iframe[data-testid="app-frame"]`
+	selAppCard      = `[data-testid="app-card"]`
+	selToolStop     = `[data-testid="tool-stop"]`
+	selViewClose    = `[data-testid="view-close"]`
 	// Prompt is what the driver types to make the agent show the suite.
 	Prompt = "Run the MCP Apps conformance suite"
 )
@@ -34,6 +40,18 @@ type Host struct {
 	*browserhost.Base
 	srv     *Server
 	defects DefectSet
+
+	dlMu      sync.Mutex
+	downloads []download // not yet reported by CheckDownload
+	dlSignal  chan struct{}
+}
+
+// download is one file the browser downloaded from the host page.
+type download struct {
+	Filename string `json:"filename"`
+	Content  string `json:"content"`
+	Size     int    `json:"size"`
+	Error    string `json:"error,omitempty"`
 }
 
 // New returns the defect-free reference host; Setup starts its backend.
@@ -65,9 +83,13 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		return nil, err
 	}
 	h.srv = srv
-	if err := h.Open(env, playwright.BrowserNewContextOptions{}); err != nil {
+	if err := h.Open(env, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)}); err != nil {
 		return nil, err
 	}
+	h.dlSignal = make(chan struct{}, 1)
+	// Event handlers run on playwright-go's dispatch goroutine, and
+	// Download.Path blocks until the file is complete: read it elsewhere.
+	h.Page.OnDownload(func(d playwright.Download) { go h.onDownload(d) })
 	if _, err := h.Page.Goto(srv.HostURL + "/"); err != nil {
 		return nil, fmt.Errorf("opening the reference host page: %w", err)
 	}
@@ -96,8 +118,156 @@ func (h *Host) Teardown(ctx context.Context) error {
 // ClickTrigger clicks the suite's trigger button for real.
 func (h *Host) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	// The reference host sends ui/message straight into the conversation,
-	// so there is never a drafted message to commit.
-	return h.Click(ctx)
+	// so there is never a drafted message to commit. Other Views (the
+	// probe apps) may have scrolled the suite's card out of view: bring it
+	// back first. A click lost to a layout shift is retried.
+	var r protocol.Result
+	for attempt := 0; attempt < 3; attempt++ {
+		h.scrollSuiteIntoView()
+		var err error
+		if r, err = h.Click(ctx); err != nil || r.OK {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+func (h *Host) scrollSuiteIntoView() {
+	if h.Suite == nil {
+		return
+	}
+	// The host page's own iframe around the suite (the proxy's, or the
+	// View's when there is no proxy): scrolling from inside an
+	// out-of-process frame does not reach the page's scroll containers.
+	f := h.Suite.Frame()
+	for f.ParentFrame() != nil && f.ParentFrame().ParentFrame() != nil {
+		f = f.ParentFrame()
+	}
+	el, err := f.FrameElement()
+	if err != nil {
+		return
+	}
+	ms := 2000.0
+	el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: &ms})
+}
+
+// card finds the app card whose View displays marker: the View is the
+// proxy's inner frame (or, without a proxy, the card's own frame).
+func (h *Host) card(marker string) (playwright.Locator, error) {
+	cards := h.Page.Locator(selAppCard)
+	n, err := cards.Count()
+	if err != nil {
+		return nil, err
+	}
+	for i := n - 1; i >= 0; i-- {
+		c := cards.Nth(i)
+		outer := c.Locator("iframe").First().ContentFrame()
+		for _, where := range []playwright.FrameLocator{outer.Locator("iframe").First().ContentFrame(), outer} {
+			if k, err := where.GetByText(marker).Count(); err == nil && k > 0 {
+				return c, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// CancelTool presses Stop on the card whose View shows the marker; the host
+// cancels the MCP call and tells the View (ui/notifications/tool-cancelled).
+func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	c, err := h.card(req.Marker)
+	if err != nil {
+		return protocol.Result{}, err
+	}
+	if c == nil {
+		return protocol.Result{OK: false, Error: fmt.Sprintf("no View displays %q", req.Marker)}, nil
+	}
+	stop := c.Locator(selToolStop)
+	ms := 3000.0
+	if err := stop.Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
+		return protocol.Result{OK: false, Error: "no Stop control for that View (is its tool call still running?): " + firstLine(err)}, nil
+	}
+	// Stop is shown only while the call runs.
+	ms = 5000
+	if err := stop.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateHidden, Timeout: &ms}); err != nil {
+		return protocol.Result{OK: false, Error: "the tool call kept running after Stop: " + firstLine(err)}, nil
+	}
+	return protocol.Result{OK: true}, nil
+}
+
+// CloseView clicks the close button of the card whose View shows the marker
+// and waits until the host has removed the card (after its teardown).
+func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	c, err := h.card(req.Marker)
+	if err != nil {
+		return protocol.Result{}, err
+	}
+	if c == nil {
+		return protocol.Result{OK: false, Error: fmt.Sprintf("no View displays %q", req.Marker)}, nil
+	}
+	ms := 3000.0
+	if err := c.Locator(selViewClose).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
+		return protocol.Result{OK: false, Error: "could not press the close button: " + firstLine(err)}, nil
+	}
+	ms = 10000
+	if err := c.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: &ms}); err != nil {
+		return protocol.Result{OK: false, Error: "the View was not removed after its close button: " + firstLine(err)}, nil
+	}
+	return protocol.Result{OK: true}, nil
+}
+
+func (h *Host) onDownload(d playwright.Download) {
+	dl := download{Filename: d.SuggestedFilename()}
+	// Path waits for the download to finish.
+	if p, err := d.Path(); err != nil {
+		dl.Error = err.Error()
+	} else if b, err := os.ReadFile(p); err != nil {
+		dl.Error = err.Error()
+	} else {
+		dl.Size = len(b)
+		if len(b) > 64<<10 {
+			b = b[:64<<10]
+		}
+		dl.Content = string(b)
+	}
+	h.dlMu.Lock()
+	h.downloads = append(h.downloads, dl)
+	h.dlMu.Unlock()
+	select {
+	case h.dlSignal <- struct{}{}:
+	default:
+	}
+}
+
+// CheckDownload reports the oldest download not reported yet, waiting up to
+// req.TimeoutMs for one.
+func (h *Host) CheckDownload(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	deadline := time.After(time.Duration(req.TimeoutMs) * time.Millisecond)
+	for {
+		h.dlMu.Lock()
+		if len(h.downloads) > 0 {
+			dl := h.downloads[0]
+			h.downloads = h.downloads[1:]
+			h.dlMu.Unlock()
+			b, _ := json.Marshal(dl)
+			return protocol.Result{OK: true, Value: b}, nil
+		}
+		h.dlMu.Unlock()
+		select {
+		case <-ctx.Done():
+			return protocol.Result{}, ctx.Err()
+		case <-deadline:
+			return protocol.Result{OK: false, Error: fmt.Sprintf("no download within %d ms", req.TimeoutMs)}, nil
+		case <-h.dlSignal:
+		}
+	}
+}
+
+func firstLine(err error) string {
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
 }
 
 // ConfirmDialog accepts the host's confirmation dialog of that kind.
@@ -156,8 +326,12 @@ func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.
 	return h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
 }
 
-// ResetIsolation closes stray tabs and dialogs and restores the light theme.
+// ResetIsolation closes stray tabs and dialogs, forgets unreported
+// downloads and restores the light theme.
 func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	h.dlMu.Lock()
+	h.downloads = nil
+	h.dlMu.Unlock()
 	if r, err := h.Reset(ctx); err != nil || !r.OK {
 		return r, err
 	}

@@ -100,10 +100,14 @@ func visibility(t *mcp.Tool) []string {
 }
 
 // resourceURI reads the tool's UI resource, nested key first, then the
-// deprecated flat key (S L347).
-func resourceURI(t *mcp.Tool) string {
+// deprecated flat key (S L347; the SDK's getToolUiResourceUri does the same:
+// "Host developers must check both formats").
+func resourceURI(t *mcp.Tool, defects DefectSet) string {
 	if s, ok := uiMeta(t.Meta)["resourceUri"].(string); ok {
 		return s
+	}
+	if defects["legacy-key-ignored"] {
+		return ""
 	}
 	if s, ok := t.Meta["ui/resourceUri"].(string); ok {
 		return s
@@ -121,7 +125,7 @@ type uiResource struct {
 
 // readUI fetches a UI resource with resources/read (S L391) and merges
 // _meta.ui from the content item over the listing entry (draft L270).
-func (c *conn) readUI(ctx context.Context, uri string) (*uiResource, error) {
+func (c *conn) readUI(ctx context.Context, uri string, defects DefectSet) (*uiResource, error) {
 	res, err := c.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 	if err != nil {
 		return nil, fmt.Errorf("resources/read %s: %w", uri, err)
@@ -137,19 +141,26 @@ func (c *conn) readUI(ctx context.Context, uri string) (*uiResource, error) {
 	if html == "" && len(item.Blob) > 0 {
 		html = string(item.Blob)
 	}
-	ui := map[string]any{}
-	for r, err := range c.session.Resources(ctx, nil) {
-		if err != nil {
-			break // listing is optional for UI resources (S L393)
-		}
-		if r.URI == uri {
-			for k, v := range uiMeta(r.Meta) {
-				ui[k] = v
+	var listing map[string]any
+	if !defects["ui-meta-listing-ignored"] {
+		for r, err := range c.session.Resources(ctx, nil) {
+			if err != nil {
+				break // listing is optional for UI resources (S L393)
+			}
+			if r.URI == uri {
+				listing = uiMeta(r.Meta)
 			}
 		}
 	}
-	for k, v := range uiMeta(item.Meta) {
-		ui[k] = v
+	ui := map[string]any{}
+	layers := []map[string]any{listing, uiMeta(item.Meta)}
+	if defects["ui-meta-listing-wins"] {
+		layers[0], layers[1] = layers[1], layers[0]
+	}
+	for _, layer := range layers {
+		for k, v := range layer {
+			ui[k] = v
+		}
 	}
 	return &uiResource{URI: uri, MIMEType: item.MIMEType, HTML: html, UI: ui}, nil
 }

@@ -109,6 +109,9 @@ func (s *Server) Close() error {
 	} else if s.sandboxLn != nil {
 		s.sandboxLn.Close()
 	}
+	if s.Agent != nil {
+		s.Agent.calls.cancelAll()
+	}
 	for _, c := range s.conns {
 		c.session.Close()
 	}
@@ -157,6 +160,43 @@ func (s *Server) hostMux() *http.ServeMux {
 	})
 	m.HandleFunc("GET /api/model-tools", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, s.Agent.ModelTools())
+	})
+	// The outcome of an agent tool call whose View is shown: blocks until
+	// the call completes or is cancelled.
+	m.HandleFunc("POST /api/call/wait", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			CallID string `json:"callId"`
+		}
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&body); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		out, err := s.Agent.calls.wait(r.Context(), body.CallID)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusNotFound)
+			return
+		}
+		writeJSON(w, out)
+	})
+	// Stop: cancel a running agent tool call (the SDK sends
+	// notifications/cancelled to the server).
+	m.HandleFunc("POST /api/call/cancel", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			CallID string `json:"callId"`
+			Reason string `json:"reason"`
+		}
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&body); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if body.Reason == "" {
+			body.Reason = "cancelled by the user"
+		}
+		writeJSON(w, map[string]any{"cancelled": s.Agent.calls.cancel(body.CallID, body.Reason)})
+	})
+	m.HandleFunc("POST /api/new-conversation", func(w http.ResponseWriter, r *http.Request) {
+		s.Agent.NewConversation()
+		writeJSON(w, map[string]any{})
 	})
 	return m
 }
@@ -322,6 +362,10 @@ type uiCSP struct {
 func buildCSP(c *uiCSP, defects DefectSet) string {
 	if defects["csp-declaration-ignored"] {
 		c = nil
+	}
+	if c == nil && defects["default-csp-loose"] {
+		// The defect: no declaration is taken to mean "no restriction".
+		return "default-src * data: blob: 'unsafe-inline' 'unsafe-eval'; object-src 'none'"
 	}
 	if c == nil {
 		// base-uri does not fall back to default-src; the proxy rules ask

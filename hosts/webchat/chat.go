@@ -21,11 +21,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
 
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/protocol"
@@ -74,6 +77,13 @@ type Chat struct {
 	composerBefore string
 	getenv         func(string) string
 	logf           func(string, ...any)
+
+	// The approval watcher (see watchApprovals). input serialises its
+	// clicks with the capabilities' page input, so that two mouse
+	// sequences never interleave.
+	stopWatch chan struct{}
+	watching  sync.WaitGroup
+	input     sync.Mutex
 }
 
 // New returns a driver for the product described by builtin, with its hooks.
@@ -86,6 +96,18 @@ func New(builtin Profile, h Hooks, o Options) *Chat {
 
 // Builtin is the product's built-in profile (before the environment).
 func (c *Chat) Builtin() Profile { return c.builtin }
+
+// AllowedHosts loads the profile from the environment and returns the host
+// names the browser must reach for this product (the loopback guard's
+// allowlist); the CSP targets of a public fixture server come on top. It
+// is for the caller that launches the browser, before Setup.
+func (c *Chat) AllowedHosts() ([]string, error) {
+	p, err := LoadProfile(c.builtin, c.getenv)
+	if err != nil {
+		return nil, err
+	}
+	return append([]string(nil), p.AllowedHosts...), nil
+}
 
 // Logf logs through the run's logger.
 func (c *Chat) Logf(format string, args ...any) { c.logf(format, args...) }
@@ -117,6 +139,9 @@ func (c *Chat) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	c.State = st
 	c.logf("%s: storage state from %s: %d cookies, %d origins", p.Product, p.Var("StorageState"), st.Cookies, st.Origins)
 	c.AppFrame = p.Frames()
+	if env.TraceFile != "" {
+		c.logf("%s: warning: the Playwright trace %s records request headers, the session's cookies included: keep it as private as the storage state", p.Product, env.TraceFile)
+	}
 	if env.ServerURL != "" {
 		c.logf("%s: the product reaches the fixture server through its registered connector, not %s", p.Product, env.ServerURL)
 	}
@@ -152,11 +177,57 @@ func (c *Chat) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if left < 10*time.Second {
 		left = 10 * time.Second
 	}
-	return c.Bind(ctx, left)
+	sb, err := c.Bind(ctx, left)
+	if err != nil {
+		return nil, err
+	}
+	c.watchApprovals()
+	return sb, nil
 }
 
-// Teardown closes the browser context.
-func (c *Chat) Teardown(ctx context.Context) error { return c.Close() }
+// Teardown stops the approval watcher and closes the browser context.
+func (c *Chat) Teardown(ctx context.Context) error {
+	if c.stopWatch != nil {
+		close(c.stopWatch)
+		c.watching.Wait()
+		c.stopWatch = nil
+	}
+	return c.Close()
+}
+
+// watchApprovals approves, for the rest of the run, every tool call the
+// product asks about: checks ask the model (through ui/message) to call the
+// fixture's probe tools, and a product that asks before each call would
+// otherwise hold them until they skip. The approval is a real click on the
+// host page, as the user would give it; nothing runs in the app's frames.
+func (c *Chat) watchApprovals() {
+	sel := c.Profile.Sel("ToolApprove")
+	if sel == "" {
+		return
+	}
+	c.stopWatch = make(chan struct{})
+	stop := c.stopWatch
+	c.watching.Add(1)
+	go func() {
+		defer c.watching.Done()
+		btn := c.Page.Locator(sel).First()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(250 * time.Millisecond):
+			}
+			if v, err := btn.IsVisible(); err == nil && v {
+				c.input.Lock()
+				err := btn.Click(playwright.LocatorClickOptions{Timeout: playwright.Float(2000)})
+				c.input.Unlock()
+				if err == nil {
+					c.logf("%s: approved a tool call the model made during the run", c.Profile.Product)
+				}
+			}
+		}
+	}()
+}
 
 // checkSelectors fails at once on a selector Playwright cannot parse, naming
 // its variable, instead of timing out later.
@@ -261,10 +332,10 @@ func (c *Chat) FillComposer(ctx context.Context, text string) error {
 		return err
 	}
 	if err := composer.Click(); err != nil {
-		return fmt.Errorf("clicking the composer (%s): %v", p.Describe("Composer"), firstLine(err))
+		return c.ActionError("clicking the composer", "Composer", err)
 	}
 	if err := composer.Fill(text); err != nil {
-		return fmt.Errorf("typing into the composer (%s): %v", p.Describe("Composer"), firstLine(err))
+		return c.ActionError("typing into the composer", "Composer", err)
 	}
 	if t, err := c.ComposerText(); err != nil || !strings.Contains(t, strings.TrimSpace(text)) {
 		return fmt.Errorf("the composer (%s) does not hold the typed text after typing it", p.Describe("Composer"))
@@ -281,7 +352,7 @@ func (c *Chat) PickMention(ctx context.Context) error {
 		return err
 	}
 	if err := composer.PressSequentially("@" + p.AppName); err != nil {
-		return fmt.Errorf("typing the mention @%s: %v", p.AppName, firstLine(err))
+		return c.ActionError("typing the mention @"+p.AppName, "Composer", err)
 	}
 	o, err := c.WaitVisible("MentionOption", 0)
 	if err != nil {
@@ -305,7 +376,7 @@ func (c *Chat) SendComposer(ctx context.Context) error {
 		return err
 	}
 	if err := send.Click(); err != nil {
-		return fmt.Errorf("clicking send (%s): %v", p.Describe("Send"), firstLine(err))
+		return c.ActionError("clicking send", "Send", err)
 	}
 	return c.waitFor(ctx, p.PageTimeout, func() (bool, error) {
 		t, err := c.ComposerText()
@@ -336,7 +407,7 @@ func (c *Chat) DismissModals(ctx context.Context, wait time.Duration) error {
 			return nil
 		}
 		if err := l.Click(playwright.LocatorClickOptions{Timeout: playwright.Float(5000)}); err != nil {
-			return fmt.Errorf("dismissing a modal (%s): %v", c.Profile.Describe("ModalDismiss"), firstLine(err))
+			return c.ActionError("dismissing a modal", "ModalDismiss", err)
 		}
 		c.logf("%s: dismissed a modal", c.Profile.Product)
 	}
@@ -370,7 +441,7 @@ func (c *Chat) WaitApp(ctx context.Context, timeout time.Duration) error {
 		return false, nil
 	}, func() error {
 		return fmt.Errorf("%s showed no app iframe within %s after the prompt (app frame selector %q, %s; tool approvals clicked: %d, %s): is the connector %q added and enabled, and did the model call %s?",
-			p.DisplayName, timeout, frames[0], p.Source("AppFrame"), approvals, p.Describe("ToolApprove"), p.AppName, "the suite tool")
+			p.DisplayName, timeout, frames[0], p.Source("AppFrame"), approvals, p.Describe("ToolApprove"), p.AppName, mcpserver.ToolSuite)
 	})
 }
 
@@ -410,7 +481,7 @@ func (c *Chat) CommitDraft(ctx context.Context) error {
 		return nil
 	case "proposal":
 		if err := c.Page.Locator(replace).First().Click(); err != nil {
-			return fmt.Errorf("accepting the drafted message (%s): %v", p.Describe("DraftReplace"), firstLine(err))
+			return c.ActionError("accepting the drafted message", "DraftReplace", err)
 		}
 		if err := c.waitFor(ctx, p.PageTimeout, func() (bool, error) { return changed(), nil }, func() error {
 			return fmt.Errorf("accepting the proposal (%s) did not put the draft into the composer (%s)", p.Describe("DraftReplace"), p.Describe("Composer"))
@@ -490,6 +561,20 @@ func (c *Chat) waitFor(ctx context.Context, timeout time.Duration, cond func() (
 	}
 }
 
+// ActionError describes a failed page action on a selector field: what was
+// tried, the selector and its variable, Playwright's first line, and, when
+// something covered the element, what it was and which variable dismisses
+// modals.
+func (c *Chat) ActionError(what, field string, err error) error {
+	msg := fmt.Sprintf("%s (%s): %s", what, c.Profile.Describe(field), firstLine(err))
+	if m := intercepts.FindStringSubmatch(err.Error()); m != nil {
+		msg += fmt.Sprintf("; %s covers it (a modal or banner? %s)", m[1], c.Profile.Describe("ModalDismiss"))
+	}
+	return errors.New(msg)
+}
+
+var intercepts = regexp.MustCompile(`(<[^\n]*?>)\s+(?:from <[^\n]*?>\s+subtree\s+)?intercepts pointer events`)
+
 func mustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -511,50 +596,115 @@ func firstLine(err error) string {
 // gives a product none of them: the product declares what it supports.
 
 // Trigger clicks the suite's trigger for real and, when the suite asks,
-// commits the message the product drafted.
+// commits the message the product drafted. Chat products scroll the
+// conversation as turns arrive, so the app is brought into view and its
+// position allowed to settle before the click, and a click that did not
+// reach the button (the layout moved under it) is tried again.
 func (c *Chat) Trigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if req.CommitDraftedMessage {
 		c.composerBefore, _ = c.ComposerText()
 	}
-	c.scrollAppIntoView()
-	r, err := c.Click(ctx)
+	var r protocol.Result
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		c.settleApp(ctx)
+		c.input.Lock()
+		r, err = c.Click(ctx)
+		c.input.Unlock()
+		if err != nil || r.OK {
+			break
+		}
+		c.logf("%s: the trigger click missed (%s); trying again", c.Profile.Product, r.Error)
+	}
 	if err != nil || !r.OK || !req.CommitDraftedMessage {
 		return r, err
 	}
-	if err := c.hooks.CommitMessage(ctx, c); err != nil {
+	c.input.Lock()
+	err = c.hooks.CommitMessage(ctx, c)
+	c.input.Unlock()
+	if err != nil {
 		return protocol.Result{OK: false, Error: "committing the drafted message: " + err.Error()}, nil
 	}
 	return r, nil
 }
 
-// scrollAppIntoView brings the app's outermost iframe into the viewport:
-// chat products scroll the conversation to its newest turn, which can push
-// the app above the fold, and the trigger click goes to screen coordinates.
-func (c *Chat) scrollAppIntoView() {
+// settleApp scrolls the page so that the suite's trigger button is in view
+// (chat products keep the conversation scrolled to its newest turn, which
+// can push a tall app's trigger out of sight or under the composer), then
+// waits up to 2 s for the app to hold still for 100 ms. Only the host page
+// is scrolled: nothing runs in the app's frames.
+func (c *Chat) settleApp(ctx context.Context) {
 	if c.Suite == nil {
 		return
 	}
-	f := c.Suite.Frame()
-	for f.ParentFrame() != nil && f.ParentFrame().ParentFrame() != nil {
-		f = f.ParentFrame()
+	view := c.Suite.Frame()
+	outer := view
+	for outer.ParentFrame() != nil && outer.ParentFrame().ParentFrame() != nil {
+		outer = outer.ParentFrame()
 	}
-	el, err := f.FrameElement()
+	outerEl, err := outer.FrameElement()
 	if err != nil {
 		return
 	}
-	el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
+	viewEl, err := view.FrameElement()
+	if err != nil {
+		return
+	}
+	ti, err := c.Suite.Trigger(ctx)
+	ob, err1 := outerEl.BoundingBox()
+	vb, err2 := viewEl.BoundingBox()
+	if err == nil && err1 == nil && err2 == nil && ob != nil && vb != nil {
+		dy := vb.Y - ob.Y + ti.Y + ti.Height/2
+		if _, err := outerEl.Evaluate(scrollToPoint, dy); err != nil {
+			c.logf("%s: scrolling the app into view: %v", c.Profile.Product, firstLine(err))
+		}
+	}
+	var last *playwright.Rect
+	c.waitFor(ctx, 2*time.Second, func() (bool, error) {
+		box, err := outerEl.BoundingBox()
+		if err != nil || box == nil {
+			return false, nil
+		}
+		same := last != nil && *last == *box
+		last = box
+		return same, nil
+	}, func() error { return nil })
 }
+
+// scrollToPoint scrolls every scrolling ancestor of the iframe element, and
+// the window, until the point dy pixels below the iframe's top is well
+// inside each.
+const scrollToPoint = `(frame, dy) => {
+	const y = () => frame.getBoundingClientRect().top + dy;
+	for (let el = frame.parentElement; el; el = el.parentElement) {
+		if (el.scrollHeight <= el.clientHeight) continue;
+		const r = el.getBoundingClientRect();
+		const p = y();
+		if (p < r.top + 40 || p > r.bottom - 40) el.scrollTop += p - (r.top + r.height / 3);
+	}
+	const p = y();
+	if (p < 40 || p > innerHeight - 40) window.scrollBy(0, p - innerHeight / 3);
+	return y();
+}`
 
 // Confirm accepts the product's confirmation dialog of that kind; a dialog
 // the profile says the product does not show answers unsupported.
 func (c *Chat) Confirm(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	field := map[protocol.Dialog]string{protocol.DialogOpenLink: "OpenLinkConfirm", protocol.DialogDownload: "DownloadConfirm", protocol.DialogSampling: "SamplingConfirm"}[req.Dialog]
-	if field == "" || c.Profile.Sel(field) == "" {
+	if field == "" {
+		r := protocol.Unsupported(req.Kind)
+		r.Error += fmt.Sprintf(" (the %s profile knows no %s dialog)", c.Profile.Product, req.Dialog)
+		return r, nil
+	}
+	if c.Profile.Sel(field) == "" {
 		r := protocol.Unsupported(req.Kind)
 		r.Error += fmt.Sprintf(" (the %s profile has no %s dialog; set %s if the product shows one)", c.Profile.Product, req.Dialog, c.Profile.Var(field))
 		return r, nil
 	}
-	if err := c.ClickWhenVisible(c.Profile.Sel(field), 5*time.Second); err != nil {
+	c.input.Lock()
+	err := c.ClickWhenVisible(c.Profile.Sel(field), 5*time.Second)
+	c.input.Unlock()
+	if err != nil {
 		return protocol.Result{OK: false, Error: fmt.Sprintf("no %s dialog appeared within 5s (%s): %v", req.Dialog, c.Profile.Describe(field), firstLine(err))}, nil
 	}
 	return protocol.Result{OK: true}, nil
@@ -581,11 +731,16 @@ func (c *Chat) Theme(ctx context.Context, req protocol.Request) (protocol.Result
 // the light theme between manual tests. The app is not reopened: the suite
 // that asks runs inside it.
 func (c *Chat) ResetPage(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	if r, err := c.Reset(ctx); err != nil || !r.OK {
-		return r, err
+	c.input.Lock()
+	r, err := c.Reset(ctx)
+	if err == nil && r.OK {
+		if derr := c.hooks.DismissModal(ctx, c, 0); derr != nil {
+			r = protocol.Result{OK: false, Error: derr.Error()}
+		}
 	}
-	if err := c.hooks.DismissModal(ctx, c, 0); err != nil {
-		return protocol.Result{OK: false, Error: err.Error()}, nil
+	c.input.Unlock()
+	if err != nil || !r.OK {
+		return r, err
 	}
 	return c.Theme(ctx, protocol.Request{Kind: protocol.KindToggleTheme, To: "light"})
 }

@@ -139,6 +139,9 @@ func (p *Profile) Sel(field string) string {
 
 // Describe names a selector field, its value and where it came from.
 func (p *Profile) Describe(field string) string {
+	if p.Sel(field) == "" {
+		return fmt.Sprintf("%s selector: none (%s)", label(field), p.Source(field))
+	}
 	return fmt.Sprintf("%s selector %q (%s)", label(field), p.Sel(field), p.Source(field))
 }
 
@@ -201,7 +204,14 @@ func LoadProfile(builtin Profile, getenv func(string) string) (*Profile, error) 
 		Lookuper:         envconfig.PrefixLookuper(p.Prefix(), look),
 		DefaultOverwrite: true,
 	}); err != nil {
-		return nil, fmt.Errorf("%s profile: %w", builtin.Product, err)
+		// envconfig names the Go field; name the variable instead.
+		msg := err.Error()
+		if field, rest, ok := strings.Cut(msg, ": "); ok {
+			if _, known := reflect.TypeOf(Profile{}).FieldByName(field); known {
+				msg = p.Var(field) + ": " + rest
+			}
+		}
+		return nil, fmt.Errorf("%s profile: %s", builtin.Product, msg)
 	}
 	for k := range seen {
 		p.overridden[k] = true

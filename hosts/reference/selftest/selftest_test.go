@@ -105,8 +105,12 @@ func TestSelfTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	start := time.Now()
 	s, err := selftest.Run(ctx, tab, selftest.Options{
 		Env: hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second},
+		Progress: func(r selftest.DefectRun) {
+			t.Logf("%6.1fs %s: %d problem(s)", time.Since(start).Seconds(), r.Defect, len(r.Problems))
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -33,8 +33,11 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
   return e;
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 const themeBtn = el("button", { "data-testid": "theme-toggle", class: "icon-btn", title: "Toggle theme" }, "Dark mode");
-const header = el("header", { class: "topbar" }, el("div", { class: "brand" }, el("span", { class: "logo" }, "◆"), "Reference Host"), el("div", { class: "spacer" }), themeBtn);
+const newChatBtn = el("button", { "data-testid": "new-conversation", class: "icon-btn", title: "Start a new conversation" }, "New conversation");
+const header = el("header", { class: "topbar" }, el("div", { class: "brand" }, el("span", { class: "logo" }, "◆"), "Reference Host"), el("div", { class: "spacer" }), newChatBtn, themeBtn);
 const conversation = el("div", { class: "conversation", "data-testid": "conversation", role: "log" });
 const input = el("textarea", { "data-testid": "composer", rows: "1", placeholder: "Message the agent — try “Run the conformance suite”" });
 const sendBtn = el("button", { "data-testid": "send", class: "send", type: "submit" }, "Send");
@@ -58,10 +61,17 @@ function log(dir: "→ view" | "← view" | "host", msg: unknown): void {
 }
 
 // ---------------------------------------------------------------- conversation
+// New content follows the conversation only while the user is at its end:
+// someone who scrolled up to use an earlier app is not yanked away.
+function followConversation(add: () => void): void {
+  const atEnd = conversation.scrollHeight - conversation.scrollTop - conversation.clientHeight < 48;
+  add();
+  if (atEnd) conversation.scrollTop = conversation.scrollHeight;
+}
+
 function addTurn(role: "user" | "assistant", text: string): HTMLElement {
   const turn = el("div", { class: `turn ${role}`, "data-role": role }, el("div", { class: "bubble" }, text));
-  conversation.append(turn);
-  conversation.scrollTop = conversation.scrollHeight;
+  followConversation(() => conversation.append(turn));
   return turn;
 }
 
@@ -90,6 +100,22 @@ input.addEventListener("keydown", (ev) => {
     ev.preventDefault();
     composer.requestSubmit();
   }
+});
+
+// A new conversation tears every View down gracefully (S L1201: "for any
+// reason"), then clears the conversation and the model context.
+newChatBtn.addEventListener("click", () => {
+  void (async () => {
+    newChatBtn.disabled = true;
+    try {
+      await Promise.all([...views].map((v) => v.close("The user started a new conversation")));
+      conversation.replaceChildren();
+      await api("/api/new-conversation", {});
+      log("host", "new conversation");
+    } finally {
+      newChatBtn.disabled = false;
+    }
+  })();
 });
 
 // ---------------------------------------------------------------- dialogs
@@ -132,49 +158,246 @@ function setTheme(t: Theme): void {
 }
 themeBtn.addEventListener("click", () => setTheme(theme === "light" ? "dark" : "light"));
 
+// ---------------------------------------------------------------- permissions
+// _meta.ui.permissions → Permission Policy features for the iframes' allow
+// attribute (S L484: the Sandbox MAY set it; the host grants no more than
+// the resource asked for, S L286).
+const PERMISSION_FEATURES: Record<string, string> = {
+  camera: "camera",
+  microphone: "microphone",
+  geolocation: "geolocation",
+  clipboardWrite: "clipboard-write",
+};
+
+function grantedPermissions(requested: unknown): Record<string, object> {
+  if (defect("permissions-ignored")) return {};
+  const keys = defect("permissions-granted-unrequested")
+    ? Object.keys(PERMISSION_FEATURES)
+    : Object.keys(requested && typeof requested === "object" ? requested : {}).filter((k) => k in PERMISSION_FEATURES);
+  return Object.fromEntries(keys.map((k) => [k, {}]));
+}
+
+function allowAttribute(granted: Record<string, object>): string {
+  return Object.keys(granted)
+    .map((k) => PERMISSION_FEATURES[k])
+    .join("; ");
+}
+
+// ---------------------------------------------------------------- downloads
+// ui/download-file (draft): the file name is the last segment of the URI,
+// sanitised so that no path can be smuggled in (draft §ui/download-file).
+function sanitizeFilename(name: string): string {
+  let n = name.replace(/[\u0000-\u001f\u007f]/g, "");
+  n = n.split(/[\\/]/).pop() ?? "";
+  n = n.replace(/[<>:"|?*]/g, "_").replace(/^[.\s]+/, "").trim();
+  if (!n || n === "." || n === "..") n = "download";
+  return n.slice(0, 200);
+}
+
+function filenameFromURI(uri: string): string {
+  let path = uri;
+  try {
+    path = new URL(uri).pathname;
+  } catch {
+    // not a URL: use it as it is
+  }
+  let last = path.slice(path.lastIndexOf("/") + 1);
+  try {
+    last = decodeURIComponent(last);
+  } catch {
+    // keep it encoded
+  }
+  if (defect("download-filename-wrong")) return "download";
+  if (defect("download-filename-unsanitised")) return last;
+  return sanitizeFilename(last);
+}
+
+interface DownloadItem {
+  name: string;
+  blob?: Blob;
+  url?: string;
+}
+
+function downloadItem(it: any): DownloadItem | string {
+  if (it?.type === "resource" && it.resource && typeof it.resource.uri === "string") {
+    const r = it.resource;
+    const type = typeof r.mimeType === "string" ? r.mimeType : "application/octet-stream";
+    if (typeof r.text === "string") return { name: filenameFromURI(r.uri), blob: new Blob([r.text], { type }) };
+    if (typeof r.blob === "string") {
+      try {
+        const bin = atob(r.blob);
+        const bytes = new Uint8Array(bin.length);
+        for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+        return { name: filenameFromURI(r.uri), blob: new Blob([bytes], { type }) };
+      } catch {
+        return "Invalid content: resource.blob is not base64";
+      }
+    }
+    return "Invalid content: an embedded resource needs text or blob";
+  }
+  if (it?.type === "resource_link" && typeof it.uri === "string") {
+    let url: URL;
+    try {
+      url = new URL(it.uri);
+    } catch {
+      return "Invalid content: resource_link uri is not a URL";
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") return "Invalid content: only http(s) links are fetched";
+    return { name: filenameFromURI(it.uri), url: url.href };
+  }
+  return "Invalid content: contents[] items must be resource or resource_link";
+}
+
+function saveFile(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = el("a", { href: url, download: name, style: "display:none" });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 // ---------------------------------------------------------------- views
 interface Launch {
   serverId: string;
   tool: { name: string; title?: string; inputSchema?: unknown; _meta?: Record<string, unknown> };
   callId: string;
   arguments: Record<string, unknown>;
-  result: unknown;
   resource: { uri: string; html: string; ui: { csp?: Record<string, string[]>; permissions?: Record<string, unknown> } } | null;
 }
 
-const views: AppView[] = [];
+// What /api/call/wait answers: exactly one field.
+interface Outcome {
+  result?: any;
+  cancelled?: string;
+  error?: string;
+}
+
+const views = new Set<AppView>();
 
 class AppView {
   readonly frame: HTMLIFrameElement;
   readonly card: HTMLElement;
+  private readonly stopBtn: HTMLButtonElement;
+  private readonly closeBtn: HTMLButtonElement;
   private initialized = false;
   private appCapabilities: any = {};
   private broken = false;
   private displayMode = "inline";
   private nextId = 1;
   private pending = new Map<number, (msg: any) => void>();
+  private readonly permissions: Record<string, object>;
+  private inputSent = false;
+  private outcome: Outcome | null = null;
+  private outcomeSent = false;
+  private closing: Promise<void> | null = null;
+  private removed = false;
+  // Settles once the tool call has ended and its outcome reached the View
+  // (or could not).
+  private readonly callEnded: Promise<void>;
 
   constructor(
     readonly launch: Launch,
     after: HTMLElement,
   ) {
     const csp = launch.resource?.ui?.csp;
+    this.permissions = grantedPermissions(launch.resource?.ui?.permissions);
+    const allow = allowAttribute(this.permissions);
+    // Audit trail of the security configuration (S L287).
+    log("host", `CSP for ${launch.resource?.uri}: ${csp ? JSON.stringify(csp) : "none declared, restrictive default"}; permissions: ${allow || "none"}`);
     const src = config.sandboxURL + (csp ? `?csp=${encodeURIComponent(JSON.stringify(csp))}` : "");
+    const title = launch.tool.title ?? launch.tool.name;
     this.frame = direct
-      ? el("iframe", { "data-testid": "app-frame", title: launch.tool.title ?? launch.tool.name, sandbox: "allow-scripts allow-forms", srcdoc: launch.resource?.html ?? "" })
+      ? el("iframe", { "data-testid": "app-frame", title, sandbox: "allow-scripts allow-forms", srcdoc: launch.resource?.html ?? "" })
       : el("iframe", {
           "data-testid": "app-frame",
-          title: launch.tool.title ?? launch.tool.name,
+          title,
           // The proxy's permissions as the spec requires (S L475).
           sandbox: defect("proxy-without-same-origin") ? "allow-scripts allow-forms" : "allow-scripts allow-same-origin allow-forms",
           src,
         });
-    this.card = el("div", { class: "app-card", "data-testid": "app-card", "data-mode": "inline" }, el("div", { class: "app-title" }, `App · ${launch.tool.name}`), this.frame);
-    after.after(this.card);
-    views.push(this);
+    // The proxy can only delegate to the View what it has itself.
+    if (allow) this.frame.setAttribute("allow", allow);
+    this.stopBtn = el("button", { "data-testid": "tool-stop", class: "card-btn", title: "Stop the tool call" }, "Stop");
+    this.closeBtn = el("button", { "data-testid": "view-close", class: "card-btn", title: "Close the app", "aria-label": "Close" }, "✕");
+    this.stopBtn.addEventListener("click", () => void this.stop("The user pressed Stop"));
+    this.closeBtn.addEventListener("click", () => void this.close("The user closed the app"));
+    this.card = el(
+      "div",
+      { class: "app-card", "data-testid": "app-card", "data-mode": "inline", "data-tool": launch.tool.name, "data-call": launch.callId },
+      el("div", { class: "app-title" }, el("span", { class: "app-name" }, `App · ${launch.tool.name}`), el("span", { class: "spacer" }), this.stopBtn, this.closeBtn),
+      this.frame,
+    );
+    followConversation(() => after.after(this.card));
+    views.add(this);
     window.addEventListener("message", this.onMessage);
+    this.callEnded = this.awaitCall();
   }
 
+  // ---- the tool call ----------------------------------------------------
+  private async awaitCall(): Promise<void> {
+    this.card.dataset.running = "true";
+    const t0 = performance.now();
+    let out: Outcome;
+    try {
+      out = await api<Outcome>("/api/call/wait", { callId: this.launch.callId });
+    } catch (e) {
+      out = { error: e instanceof Error ? e.message : String(e) };
+    }
+    delete this.card.dataset.running;
+    if (out.result !== undefined && defect("slow-result-dropped") && performance.now() - t0 > 1000) {
+      log("host", `gave up on the result of ${this.launch.tool.name} (took over 1 s)`);
+      return;
+    }
+    this.outcome = out;
+    this.deliverOutcome();
+  }
+
+  // Stop: cancel the running call; the View hears tool-cancelled once the
+  // call has ended (S L1169).
+  async stop(reason: string): Promise<void> {
+    if (this.card.dataset.running !== "true") return;
+    this.stopBtn.disabled = true;
+    try {
+      await api("/api/call/cancel", { callId: this.launch.callId, reason });
+    } finally {
+      this.stopBtn.disabled = false;
+    }
+    await this.callEnded;
+  }
+
+  // ---- teardown -----------------------------------------------------------
+  // Closes the View gracefully: a running call is cancelled first, then the
+  // View gets ui/resource-teardown and the host waits for its answer (S
+  // L1201-1202) before removing it. Before initialized nothing may be sent
+  // (S L485), so an uninitialised View is removed at once.
+  close(reason: string): Promise<void> {
+    if (this.closing) return this.closing;
+    this.closing = (async () => {
+      this.closeBtn.disabled = true;
+      await this.stop(reason);
+      if (this.initialized && !this.broken && !defect("no-teardown-on-close")) {
+        const answered = this.request("ui/resource-teardown", { reason }, 5000).catch((e) => log("host", `teardown: ${e instanceof Error ? e.message : String(e)}; removing the View anyway`));
+        if (defect("teardown-not-awaited")) await sleep(50);
+        else await answered;
+      }
+      this.remove();
+    })();
+    return this.closing;
+  }
+
+  private remove(): void {
+    if (this.removed) return;
+    this.removed = true;
+    window.removeEventListener("message", this.onMessage);
+    for (const [, settle] of this.pending) settle({ jsonrpc: "2.0", error: { code: -32000, message: "View removed" } });
+    this.pending.clear();
+    this.card.remove();
+    views.delete(this);
+    log("host", `removed the View of ${this.launch.tool.name}`);
+  }
+
+  // ---- messaging ------------------------------------------------------------
   private post(msg: unknown): void {
     this.frame.contentWindow?.postMessage(msg, opaqueProxy ? "*" : sandboxOrigin);
   }
@@ -186,6 +409,23 @@ class AppView {
 
   notify(method: string, params: unknown): void {
     this.send({ jsonrpc: "2.0", method, params });
+  }
+
+  // A host → View request; rejects on an error answer or after timeoutMs.
+  request(method: string, params: unknown, timeoutMs: number): Promise<any> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`no answer to ${method} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(id, (msg) => {
+        clearTimeout(timer);
+        if (msg.error) reject(new Error(`${method}: ${msg.error.message ?? "error"}`));
+        else resolve(msg.result);
+      });
+      this.send({ jsonrpc: "2.0", id, method, params });
+    });
   }
 
   contextChanged(partial: Record<string, unknown>): void {
@@ -212,16 +452,21 @@ class AppView {
   }
 
   private hostCapabilities(): Record<string, unknown> {
-    const csp = this.launch.resource?.ui?.csp;
+    let csp: Record<string, string[]> | undefined = this.launch.resource?.ui?.csp;
+    if (csp && defect("sandbox-csp-advertised-loose")) csp = { ...csp, connectDomains: [...(csp.connectDomains ?? []), "https://*.mcpconform-undeclared.example"] };
+    const sandbox: Record<string, unknown> = {};
+    if (csp) sandbox.csp = csp;
+    if (Object.keys(this.permissions).length > 0) sandbox.permissions = this.permissions;
     return {
       openLinks: {},
+      downloadFile: {},
       serverTools: {},
       serverResources: {},
       logging: {},
       message: { text: {} },
       updateModelContext: { text: {}, structuredContent: {} },
       sampling: {},
-      sandbox: csp ? { csp } : {},
+      sandbox,
     };
   }
 
@@ -236,7 +481,8 @@ class AppView {
         params: {
           html: this.launch.resource?.html ?? "",
           csp: this.launch.resource?.ui?.csp,
-          sandbox: defect("view-not-sandboxed") ? null : "allow-scripts allow-forms",
+          permissions: this.permissions,
+          sandbox: defect("view-not-sandboxed") ? null : defect("view-allow-downloads") ? "allow-scripts allow-forms allow-downloads" : "allow-scripts allow-forms",
         },
       });
       return;
@@ -255,8 +501,9 @@ class AppView {
     } else if (typeof msg.method === "string") {
       this.onNotification(msg);
     } else if ("id" in msg) {
-      this.pending.get(msg.id)?.(msg);
+      const settle = this.pending.get(msg.id);
       this.pending.delete(msg.id);
+      settle?.(msg);
     }
   };
 
@@ -285,7 +532,10 @@ class AppView {
             hostCapabilities: this.hostCapabilities(),
             hostContext: ctx,
           });
-          if (defect("talks-before-initialized")) this.sendToolData();
+          if (defect("talks-before-initialized")) {
+            this.sendToolInput();
+            this.deliverOutcome();
+          }
           return;
         }
         case "ping":
@@ -301,6 +551,9 @@ class AppView {
           return this.reply(msg.id, r.result);
         }
         case "ui/message": {
+          // content is a ContentBlock[] (SDK) or, as the spec's example
+          // shows, a single block (ext-apps #48): both are accepted.
+          if (!Array.isArray(p.content) && defect("message-object-content-unanswered")) return;
           if (p.role !== "user") return this.error(msg.id, -32602, "ui/message: role must be user");
           const blocks = Array.isArray(p.content) ? p.content : p.content ? [p.content] : [];
           const text = blocks.filter((b: any) => b?.type === "text").map((b: any) => b.text).join("\n");
@@ -311,9 +564,13 @@ class AppView {
           return;
         }
         case "ui/open-link": {
+          if (typeof p.url !== "string" || p.url === "") {
+            if (defect("invalid-params-accepted")) return this.reply(msg.id, {});
+            return this.error(msg.id, -32602, "Invalid params: ui/open-link needs params.url, a string");
+          }
           let url: URL;
           try {
-            url = new URL(String(p.url));
+            url = new URL(p.url);
           } catch {
             return this.error(msg.id, -32602, "Invalid URL");
           }
@@ -321,6 +578,36 @@ class AppView {
           const ok = await confirmDialog("open-link", "Open external link?", url.href);
           if (!ok) return this.error(msg.id, -32000, "The user declined to open the link");
           if (!defect("link-not-opened")) window.open(url.href, "_blank", "noopener");
+          return this.reply(msg.id, {});
+        }
+        case "ui/download-file": {
+          const items: unknown[] | null = Array.isArray(p.contents) && p.contents.length > 0 ? p.contents : null;
+          if (!items) return this.error(msg.id, -32602, "Invalid params: ui/download-file needs params.contents, a non-empty array");
+          const files: DownloadItem[] = [];
+          for (const it of items) {
+            const f = downloadItem(it);
+            if (typeof f === "string") return this.error(msg.id, -32602, f);
+            files.push(f);
+          }
+          const names = files.map((f) => f.name).join(", ");
+          if (!defect("download-without-confirmation")) {
+            const ok = await confirmDialog("download", files.length === 1 ? "Download a file from the app?" : `Download ${files.length} files from the app?`, names);
+            if (!ok) return this.error(msg.id, -32000, "Download denied by user");
+          }
+          for (const f of files) {
+            let blob = f.blob;
+            if (!blob && f.url) {
+              try {
+                const r = await fetch(f.url);
+                if (!r.ok) throw new Error(`HTTP ${r.status}`);
+                blob = await r.blob();
+              } catch (e) {
+                return this.error(msg.id, -32000, `Invalid content: fetching ${f.url} failed (${e instanceof Error ? e.message : String(e)})`);
+              }
+            }
+            saveFile(blob!, f.name);
+            log("host", `downloaded ${JSON.stringify(f.name)} for the app`);
+          }
           return this.reply(msg.id, {});
         }
         case "ui/update-model-context":
@@ -335,10 +622,13 @@ class AppView {
           return this.reply(msg.id, r.result);
         }
         case "ui/request-display-mode": {
+          const want = p.mode;
+          if (typeof want !== "string" || !DISPLAY_MODES.includes(want)) {
+            if (!defect("invalid-params-accepted")) return this.error(msg.id, -32602, `Invalid params: mode must be one of ${DISPLAY_MODES.join(", ")}`);
+          }
           // Never switch to a mode the app did not declare (S L786); answer
           // with the resulting mode, the current one when refused (L787-788).
           const declared: string[] | undefined = this.appCapabilities?.availableDisplayModes;
-          const want = String(p.mode);
           const allowed = DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted"));
           if (allowed && want !== this.displayMode) {
             this.displayMode = want;
@@ -357,33 +647,41 @@ class AppView {
     }
   }
 
-  private sendToolData(): void {
+  // The agent streams its arguments: partial (healed) snapshots first, then
+  // the complete ones once; never a partial after that (S L1120-1136).
+  private sendToolInput(): void {
+    if (this.inputSent) return;
+    this.inputSent = true;
     let args = this.launch.arguments;
     if (defect("tool-input-extra-args")) args = { ...args, injected: "by-host" };
-    let result: any = this.launch.result;
-    if (defect("structured-content-stripped")) {
-      const { structuredContent: _s, _meta: _m, ...rest } = result;
-      result = rest;
-    }
-    // The agent streams its arguments: partial (healed) snapshots first, then
-    // the complete ones once; never a partial after that (S L1120-1136).
     const keys = Object.keys(args);
     const partials = keys.map((_, i) => Object.fromEntries(keys.slice(0, i).map((k) => [k, args[k]])));
     const partial = (a: Record<string, unknown>) => this.notify("ui/notifications/tool-input-partial", { arguments: a });
     const input = () => this.notify("ui/notifications/tool-input", { arguments: args });
     if (!defect("partial-after-input")) partials.forEach(partial);
-    const output = () => {
-      if (!defect("tool-result-missing")) this.notify("ui/notifications/tool-result", result);
-    };
-    if (defect("tool-result-before-input")) {
-      output();
-      input();
-      return;
-    }
     input();
     if (defect("partial-after-input")) partials.forEach(partial);
     if (defect("tool-input-twice")) input();
-    output();
+  }
+
+  // The call's outcome goes to the View once it has its input: tool-result
+  // when the call completed (S L1155), tool-cancelled when it was cancelled
+  // (S L1169).
+  private deliverOutcome(): void {
+    const out = this.outcome;
+    if (!out || !this.inputSent || this.outcomeSent || this.removed) return;
+    this.outcomeSent = true;
+    if (out.cancelled !== undefined) {
+      if (!defect("no-tool-cancelled")) this.notify("ui/notifications/tool-cancelled", { reason: out.cancelled });
+      return;
+    }
+    let result: any = out.result;
+    if (out.error !== undefined) result = { content: [{ type: "text", text: `The tool call failed: ${out.error}` }], isError: true };
+    if (defect("structured-content-stripped")) {
+      const { structuredContent: _s, _meta: _m, ...rest } = result;
+      result = rest;
+    }
+    if (!defect("tool-result-missing")) this.notify("ui/notifications/tool-result", result);
   }
 
   private onNotification(msg: any): void {
@@ -392,7 +690,11 @@ class AppView {
         if (this.initialized) return;
         this.initialized = true;
         // Tool data only after initialized (S L485, L1106).
-        if (!defect("talks-before-initialized")) this.sendToolData();
+        if (defect("tool-result-before-input") && this.outcome?.result !== undefined) {
+          this.deliverOutcomeFirst();
+        }
+        this.sendToolInput();
+        this.deliverOutcome();
         return;
       case "ui/notifications/size-changed": {
         // Flexible height: the View drives it, up to maxHeight (S L718).
@@ -401,10 +703,29 @@ class AppView {
         if (Number.isFinite(h) && h > 0 && this.displayMode === "inline") this.frame.style.height = `${Math.min(Math.ceil(h), 6000)}px`;
         return;
       }
+      case "ui/notifications/request-teardown":
+        // Accepted: the graceful path, ui/resource-teardown first (draft
+        // L1459).
+        log("host", "the app asked to be closed");
+        if (defect("request-teardown-skips-teardown")) {
+          this.remove();
+          return;
+        }
+        void this.close("The app asked to be closed");
+        return;
       case "notifications/message":
+        // Logging (hostCapabilities.logging): recorded, never answered.
         log("host", `app log [${msg.params?.level ?? "info"}]: ${JSON.stringify(msg.params?.data)}`);
+        if (defect("log-message-error-reply")) this.send({ jsonrpc: "2.0", id: null, error: { code: -32601, message: "Method not found: notifications/message" } });
         return;
     }
+  }
+
+  // The defect tool-result-before-input: the result overtakes the input.
+  private deliverOutcomeFirst(): void {
+    this.inputSent = true;
+    this.deliverOutcome();
+    this.inputSent = false;
   }
 }
 

@@ -31,7 +31,11 @@ window.addEventListener("message", (ev: MessageEvent) => {
   }
 });
 
-function render(p: { html?: string; sandbox?: string | null; allow?: string }): void {
+// _meta.ui.permissions → the inner iframe's allow attribute (S L484: the
+// Sandbox MAY set it; the draft's sandbox-resource-ready carries them).
+const FEATURES: Record<string, string> = { camera: "camera", microphone: "microphone", geolocation: "geolocation", clipboardWrite: "clipboard-write" };
+
+function render(p: { html?: string; sandbox?: string | null; permissions?: Record<string, unknown> }): void {
   inner?.remove();
   inner = document.createElement("iframe");
   // No allow-same-origin: the View gets an opaque origin and cannot reach
@@ -39,7 +43,11 @@ function render(p: { html?: string; sandbox?: string | null; allow?: string }): 
   // also makes; the spec's MUST covers only the proxy's own sandbox).
   // null is the host asking for no sandbox at all (only a defect does).
   if (p.sandbox !== null) inner.setAttribute("sandbox", p.sandbox ?? "allow-scripts allow-forms");
-  if (p.allow) inner.setAttribute("allow", p.allow);
+  const allow = Object.keys(p.permissions ?? {})
+    .filter((k) => k in FEATURES)
+    .map((k) => FEATURES[k])
+    .join("; ");
+  if (allow) inner.setAttribute("allow", allow);
   inner.style.cssText = "border:0;width:100%;height:100%;display:block";
   inner.srcdoc = p.html ?? "";
   document.body.appendChild(inner);

@@ -249,6 +249,7 @@ func (p *Product) sandboxMux() http.Handler {
 
 var (
 	listToolsRe = regexp.MustCompile(`(?i)\blist\b.*\btools?\b`)
+	argsRe      = regexp.MustCompile(`(?s)\barguments\s+(\{.*\})`)
 )
 
 type chatRequest struct {
@@ -256,9 +257,10 @@ type chatRequest struct {
 	Mentions []string `json:"mentions"`
 }
 
-// handleChat is the scripted model: asked for the suite tool it proposes a
-// call (which the page asks the user to approve), asked for its tools it
-// lists those the model may see, and otherwise acknowledges.
+// handleChat is the scripted model: asked for a tool it may call (by name,
+// with "arguments {json}" optionally) it proposes the call, which the page
+// asks the user to approve; asked for its tools it lists those the model
+// may see; otherwise it acknowledges.
 func (p *Product) handleChat(w http.ResponseWriter, r *http.Request) {
 	var req chatRequest
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
@@ -272,30 +274,50 @@ func (p *Product) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	enabled := p.mentioned || !p.o.RequireMention
 	p.mu.Unlock()
-	switch {
-	case strings.Contains(req.Text, suiteTool):
+	if name := p.toolNamed(req.Text); name != "" {
 		if !enabled {
-			writeJSON(w, map[string]any{"reply": "I don't have a tool called " + suiteTool + ". Pick an app with @ first."})
+			writeJSON(w, map[string]any{"reply": "I don't have a tool called " + name + ". Pick an app with @ first."})
 			return
 		}
+		args := map[string]any{}
+		if m := argsRe.FindStringSubmatch(req.Text); m != nil {
+			if err := json.Unmarshal([]byte(m[1]), &args); err != nil {
+				args = map[string]any{}
+			}
+		}
+		if name == suiteTool {
+			args["nonce"] = randomHex(8)
+		}
 		for _, c := range p.conns {
-			t := c.tool(suiteTool)
+			t := c.tool(name)
 			if t == nil || !slices.Contains(visibility(t), "model") {
 				continue
 			}
 			id := randomHex(8)
 			p.mu.Lock()
-			p.pending[id] = pendingCall{conn: c, tool: t, args: map[string]any{"nonce": randomHex(8)}}
+			p.pending[id] = pendingCall{conn: c, tool: t, args: args}
 			p.mu.Unlock()
-			writeJSON(w, map[string]any{"reply": "I'll call " + suiteTool + ".", "call": map[string]string{"id": id, "tool": suiteTool, "app": p.o.AppName}})
+			writeJSON(w, map[string]any{"reply": "I'll call " + name + ".", "call": map[string]string{"id": id, "tool": name, "app": p.o.AppName}})
 			return
 		}
-		writeJSON(w, map[string]any{"reply": "No connected app offers " + suiteTool + "."})
-	case listToolsRe.MatchString(req.Text):
-		writeJSON(w, map[string]any{"reply": "I can call these tools: " + strings.Join(p.modelTools(), ", ") + "."})
-	default:
-		writeJSON(w, map[string]any{"reply": "Noted."})
 	}
+	if listToolsRe.MatchString(req.Text) {
+		writeJSON(w, map[string]any{"reply": "I can call these tools: " + strings.Join(p.modelTools(), ", ") + "."})
+		return
+	}
+	writeJSON(w, map[string]any{"reply": "Noted."})
+}
+
+// toolNamed is the longest name of a tool the model may call that the
+// text mentions.
+func (p *Product) toolNamed(text string) string {
+	best := ""
+	for _, n := range p.modelTools() {
+		if strings.Contains(text, n) && len(n) > len(best) {
+			best = n
+		}
+	}
+	return best
 }
 
 func (p *Product) modelTools() []string {
@@ -512,7 +534,23 @@ func (c *conn) readUI(ctx context.Context, uri string) (map[string]any, error) {
 		return nil, errors.New("resources/read " + uri + ": no " + uiMIMEType + " content")
 	}
 	item := res.Contents[0]
-	return map[string]any{"uri": uri, "html": item.Text, "ui": uiMeta(item.Meta)}, nil
+	// _meta.ui from the resources/list entry, overridden by the content
+	// item's (hosts check both, preferring the content item).
+	ui := map[string]any{}
+	for r, err := range c.session.Resources(ctx, nil) {
+		if err != nil {
+			break
+		}
+		if r.URI == uri {
+			for k, v := range uiMeta(r.Meta) {
+				ui[k] = v
+			}
+		}
+	}
+	for k, v := range uiMeta(item.Meta) {
+		ui[k] = v
+	}
+	return map[string]any{"uri": uri, "html": item.Text, "ui": ui}, nil
 }
 
 // ------------------------------------------------------------------ CSP
@@ -586,4 +624,29 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// Logs collects a driver's log lines (hosts.Env.Logf) for assertions.
+type Logs struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+// Logf records one line.
+func (l *Logs) Logf(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+}
+
+// String is every line so far.
+func (l *Logs) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
+}
+
+// Lookup turns a map into a Getenv.
+func Lookup(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
 }

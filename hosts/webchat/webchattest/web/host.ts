@@ -207,7 +207,8 @@ class AppView {
           return this.reply(msg.id, {});
         }
         case "ui/request-display-mode": {
-          const want = String(p.mode);
+          if (typeof p.mode !== "string" || !["inline", "fullscreen", "pip"].includes(p.mode)) return this.error(msg.id, -32602, "ui/request-display-mode: mode must be inline, fullscreen or pip");
+          const want = p.mode;
           const ok = MODES.includes(want) && (!this.declaredModes || this.declaredModes.includes(want));
           if (ok && want !== this.mode) {
             this.mode = want;

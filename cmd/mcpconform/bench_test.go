@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// benchApp runs the bench command in this process (app.go wires it into
+// the real binary).
+func benchApp(args ...string) (stdout, stderr string, err error) {
+	var o, e bytes.Buffer
+	app := &cli.App{Name: "mcpconform", Writer: &o, ErrWriter: &e, ExitErrHandler: func(*cli.Context, error) {},
+		Commands: []*cli.Command{benchCommand()}}
+	err = app.Run(append([]string{"mcpconform", "bench"}, args...))
+	return o.String(), e.String(), err
+}
+
+func TestBenchRejectsBadSettings(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--round-trips", "0"}, "--round-trips must be between 1 and 100000"},
+		{[]string{"--baseline-interval", "0s"}, "--baseline-interval must be between 1ms and 1m"},
+		{[]string{"--browser-ws", "ws://127.0.0.1:1/", "--cdp", "http://127.0.0.1:2"}, "exclude each other"},
+		{[]string{"--run", "[x"}, "not a valid glob"},
+		{[]string{"--repeat", "0"}, "--repeat must be between 1 and 20"},
+		{[]string{"extra"}, "bench takes no arguments"},
+	} {
+		_, _, err := benchApp(c.args...)
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != ExitUsage || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("bench %q: %v, want a usage error containing %q", c.args, err, c.want)
+		}
+	}
+}
+
+// A small bench end to end: one check in the full run, a few round trips
+// under each policy. It checks the shape and the relations that must hold,
+// not timings a loaded machine could break.
+func TestBenchMeasuresEverything(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "bench.json")
+	stdout, stderr, err := benchApp("--run", "lifecycle/initialize-result", "--round-trips", "20", "--evaluates", "20",
+		"--baseline-round-trips", "3", "--baseline-interval", "150ms", "--sample-interval", "100ms", "--json", out)
+	if err != nil {
+		t.Fatalf("bench: %v\n%s\n%s", err, stdout, stderr)
+	}
+	for _, want := range []string{"dispatch round trip", "one bare gesture-free evaluate", "fixed 150 ms polling, back to back",
+		"full run: 1 checks: 1 passed, 0 failed", "driver start", "host ready", "app ready", "peak memory, Σ PSS", "node cli.js run-driver ×1"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the report lacks %q:\n%s", want, stdout)
+		}
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r BenchResult
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.RoundTrip == nil || r.RoundTrip.N != 20 || r.BareEvaluate == nil || r.BareEvaluate.N != 20 || r.PlaywrightEvaluate == nil {
+		t.Fatalf("dispatch figures missing: %s", b)
+	}
+	if r.RoundTrip.MedianMs <= 0 || r.RoundTrip.P99Ms < r.RoundTrip.MedianMs || r.BareEvaluate.MedianMs <= 0 {
+		t.Errorf("implausible dispatch figures: %+v %+v", r.RoundTrip, r.BareEvaluate)
+	}
+	// Back to back, a fixed-interval request waits for the next poll, about
+	// one interval; the first may be quicker.
+	if r.Fixed == nil || r.Fixed.N != 3 || r.Fixed.MedianMs < 140 || r.FixedRandom == nil || r.FixedRandom.N != 3 {
+		t.Errorf("fixed-interval figures: %+v %+v", r.Fixed, r.FixedRandom)
+	}
+	if _, ok := r.Ratios["roundTripOverBareEvaluate"]; !ok {
+		t.Errorf("no ratios in the JSON: %s", b)
+	}
+	fr := r.FullRun
+	if fr == nil || fr.Checks != 1 || fr.Passed != 1 {
+		t.Fatalf("full run: %+v", fr)
+	}
+	var names []string
+	var sum float64
+	for _, p := range fr.Phases {
+		names = append(names, p.Name)
+		sum += p.Seconds
+		if p.Seconds < 0 {
+			t.Errorf("phase %s took %v s", p.Name, p.Seconds)
+		}
+	}
+	if got := strings.Join(names, ","); got != "process start,fixture servers,driver start,browser launch,host ready,app ready,tests,reports,teardown" {
+		t.Errorf("phases %s", got)
+	}
+	// The phases follow each other: they add up to the full run's wall time
+	// (less the moment spent reading the page's load time).
+	if sum > fr.WallSeconds+0.01 || sum < fr.WallSeconds-0.5 {
+		t.Errorf("phases add up to %.2f s, the full run took %.2f s", sum, fr.WallSeconds)
+	}
+	// A Chromium with a page open is hundreds of MiB and takes CPU; the
+	// whole process covers at least the full run.
+	if fr.CPUSeconds <= 0.5 || fr.PeakPSSBytes < 100<<20 || fr.PeakRSSBytes < fr.PeakPSSBytes || fr.PeakProcs < 5 {
+		t.Errorf("implausible footprint of the full run: %+v", fr.Usage)
+	}
+	if r.Process.CPUSeconds < fr.CPUSeconds || r.Process.WallSeconds < fr.WallSeconds || r.Process.PeakPSSBytes < fr.PeakPSSBytes {
+		t.Errorf("the whole process measured less than its full run: %+v vs %+v", r.Process, fr.Usage)
+	}
+	// One driver per process, and at most one version check.
+	if r.Spawns["node cli.js run-driver"] != 1 || r.Spawns["node cli.js --version"] > 1 || r.Spawns["chromium (browser)"] < 1 {
+		t.Errorf("processes seen: %v", r.Spawns)
+	}
+}
+
+func TestMedianResult(t *testing.T) {
+	mk := func(rt, bare, cpu, phase float64) *BenchResult {
+		return &BenchResult{
+			RoundTrip:    &Stat{N: 200, MedianMs: rt, P99Ms: rt * 3},
+			BareEvaluate: &Stat{N: 200, MedianMs: bare, P99Ms: bare * 4},
+			FullRun:      &FullRun{Checks: 43, Phases: []Phase{{Name: "tests", Seconds: phase}}, Usage: Usage{CPUSeconds: cpu}},
+			Process:      Usage{CPUSeconds: cpu + 1},
+		}
+	}
+	m := medianResult([]*BenchResult{mk(3, 1, 20, 9), mk(9, 2, 10, 7), mk(4, 5, 30, 8)})
+	if m.RoundTrip.MedianMs != 4 || m.RoundTrip.P99Ms != 12 || m.BareEvaluate.MedianMs != 2 || m.BareEvaluate.P99Ms != 8 {
+		t.Errorf("medians %+v %+v", m.RoundTrip, m.BareEvaluate)
+	}
+	if m.FullRun.CPUSeconds != 20 || m.FullRun.Phases[0].Seconds != 8 || m.Process.CPUSeconds != 21 || m.FullRun.Checks != 43 {
+		t.Errorf("full-run medians %+v, process %+v", m.FullRun, m.Process)
+	}
+	if q := m.ratio(m.RoundTrip, m.BareEvaluate); q != 2 {
+		t.Errorf("ratio of the medians %v, want 2", q)
+	}
+}

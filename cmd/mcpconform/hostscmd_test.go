@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/sethvargo/go-envconfig"
+	"github.com/urfave/cli/v2"
+)
+
+// hostsCLI runs `mcpconform hosts ARGS` in process with the given
+// environment and returns stdout, the error and its exit code.
+func hostsCLI(t *testing.T, vars map[string]string, args ...string) (string, error, int) {
+	t.Helper()
+	var out bytes.Buffer
+	app := &cli.App{
+		Name:           "mcpconform",
+		Writer:         &out,
+		ErrWriter:      &out,
+		ExitErrHandler: func(*cli.Context, error) {},
+		Commands:       []*cli.Command{hostsCommandWith(envconfig.MapLookuper(vars))},
+	}
+	app.Commands[0].OnUsageError = func(c *cli.Context, err error, _ bool) error { return usage(err) }
+	err := app.RunContext(context.Background(), append([]string{"mcpconform", "hosts"}, args...))
+	return out.String(), err, exitCode(err)
+}
+
+// insp is the profile of docs/profiles.md, with a literal token.
+func insp() map[string]string {
+	return map[string]string{
+		"MCPCONFORM_INSP_URL":          "http://127.0.0.1:6274",
+		"MCPCONFORM_INSP_STEPS":        "goto {url}/?serverUrl={server}&autoConnect=SECRET-TOKEN&openApp=conformance_suite\nwait-for [data-testid=connection-status][data-status=connected]\nfill [data-testid=apps-form] input=hunter2-{nonce}\nclick [data-testid=open-app]",
+		"MCPCONFORM_INSP_APP_FRAME":    "[data-testid=apps-form] iframe; iframe",
+		"MCPCONFORM_INSP_THEME_TOGGLE": `button[aria-label="Toggle color scheme"]`,
+		"MCPCONFORM_INSP_THEME_ATTR":   "html@data-mantine-color-scheme",
+		"MCPCONFORM_INSP_CONFIRM":      "native",
+		"MCPCONFORM_INSP_DIALOGS":      "download",
+	}
+}
+
+func TestHostsListsBuiltinsAndProfiles(t *testing.T) {
+	vars := insp()
+	vars["MCPCONFORM_BROKEN_URL"] = ""                      // an unset secret
+	vars["MCPCONFORM_INSPECTOR_URL"] = "http://127.0.0.1:1" // the built-in's attach variable, not a profile
+	out, err, code := hostsCLI(t, vars)
+	if err != nil || code != ExitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	rows := map[string][]string{}
+	for _, l := range lines[1:] {
+		f := strings.Fields(l)
+		rows[f[0]] = f[1:]
+	}
+	for _, b := range hostNames() {
+		if r := rows[b]; len(r) < 2 || r[0] != "built-in" {
+			t.Errorf("built-in %s: %v", b, r)
+		}
+	}
+	if !strings.Contains(strings.Join(rows["reference"], " "), "conversationContains") {
+		t.Errorf("reference capabilities: %v", rows["reference"])
+	}
+	if r := rows["insp"]; len(r) != 2 || r[0] != "profile" || r[1] != "clickTrigger,confirmDialog,checkLinkOpen,toggleTheme,inspectFrame,readConsole,resetIsolation" {
+		t.Errorf("insp: %v", r)
+	}
+	if r := strings.Join(rows["broken"], " "); !strings.HasPrefix(r, "profile invalid, 2 problems: mcpconform hosts --check broken") {
+		t.Errorf("broken: %q", r)
+	}
+	if len(rows) != len(hostNames())+2 {
+		t.Errorf("rows: %v", rows)
+	}
+
+	out, _, _ = hostsCLI(t, nil)
+	if !strings.Contains(out, "no host profiles in the environment") || !strings.Contains(out, "MCPCONFORM_<PROFILE>_URL") {
+		t.Errorf("without profiles:\n%s", out)
+	}
+}
+
+func TestHostsCheck(t *testing.T) {
+	out, err, code := hostsCLI(t, insp(), "--check", "insp")
+	if err != nil || code != ExitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	for _, w := range []string{
+		"profile insp: OK",
+		"MCPCONFORM_INSP_URL", "set (required)",
+		"MCPCONFORM_INSP_STEP_TIMEOUT", "unset (default 30s)",
+		"1. goto {url}/?…",
+		"3. fill [data-testid=apps-form] input=(15 characters)",
+		"4. click [data-testid=open-app]",
+		"supported:   clickTrigger, confirmDialog",
+		"conversationContains (CONVERSATION is not set)",
+	} {
+		if !strings.Contains(out, w) {
+			t.Errorf("--check does not say %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "SECRET-TOKEN") || strings.Contains(out, "hunter2") {
+		t.Errorf("--check prints a secret:\n%s", out)
+	}
+
+	for _, c := range []struct {
+		name string
+		vars map[string]string
+		want []string
+	}{
+		{"missing URL", without(insp(), "MCPCONFORM_INSP_URL"), []string{"MCPCONFORM_INSP_URL is not set"}},
+		{"empty URL from an unset secret", with(insp(), "MCPCONFORM_INSP_URL", ""), []string{"MCPCONFORM_INSP_URL is set but empty", "unset CI secret"}},
+		{"bad step", with(insp(), "MCPCONFORM_INSP_STEPS", "goto {url}; tap x"), []string{"MCPCONFORM_INSP_STEPS step 2", `unknown step "tap"`}},
+		{"no such profile", map[string]string{}, []string{"MCPCONFORM_INSP_URL", "MCPCONFORM_INSP_STEPS", "docs/profiles.md"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err, code := hostsCLI(t, c.vars, "--check", "insp")
+			if code != ExitUsage || err == nil {
+				t.Fatalf("exit %d, want %d: %v\n%s", code, ExitUsage, err, out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("the message does not say %q: %v", w, err)
+				}
+			}
+			if v, ok := c.vars["MCPCONFORM_INSP_URL"]; ok && v == "" && !regexp.MustCompile(`MCPCONFORM_INSP_URL\s+EMPTY`).MatchString(out) {
+				t.Errorf("the variable table does not flag the empty URL:\n%s", out)
+			}
+		})
+	}
+
+	out, err, code = hostsCLI(t, nil, "--check", "reference")
+	if code != ExitOK || !strings.Contains(out, "reference is a built-in host") {
+		t.Errorf("--check reference: exit %d %v\n%s", code, err, out)
+	}
+	if _, err, code := hostsCLI(t, nil, "insp"); code != ExitUsage || !strings.Contains(err.Error(), "did you mean --check insp") {
+		t.Errorf("a stray argument: exit %d %v", code, err)
+	}
+	if _, err, code := hostsCLI(t, nil, "--check"); code != ExitUsage {
+		t.Errorf("--check without a name: exit %d %v", code, err)
+	}
+}
+
+func with(m map[string]string, k, v string) map[string]string {
+	m[k] = v
+	return m
+}
+
+func without(m map[string]string, k string) map[string]string {
+	delete(m, k)
+	return m
+}

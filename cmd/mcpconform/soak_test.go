@@ -1,0 +1,36 @@
+package main
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// Soak: the suite run several times in one process; goroutines, open files,
+// child processes and memory must not grow with the number of runs.
+func TestSoakDoesNotGrow(t *testing.T) {
+	const n = 6
+	_, stderr, code := mcpconform(t, nil, "run", "--repeat", strconv.Itoa(n), "--run", "visibility/*", "--evidence-dir", "")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	re := regexp.MustCompile(`soak (\d+)/\d+: goroutines=(\d+) fds=(\d+) children=(\d+) heap_inuse_mb=([\d.]+)`)
+	rows := re.FindAllStringSubmatch(stderr, -1)
+	if len(rows) != n {
+		t.Fatalf("%d soak lines, want %d:\n%s", len(rows), n, stderr)
+	}
+	num := func(s string) float64 { f, _ := strconv.ParseFloat(s, 64); return f }
+	first, last := rows[1], rows[n-1] // the first run warms caches
+	for i, c := range []struct {
+		name  string
+		slack float64
+	}{{"goroutines", 10}, {"fds", 10}, {"children", 5}} {
+		if num(last[i+2])-num(first[i+2]) > c.slack {
+			t.Errorf("%s grew from %s to %s over %d runs:\n%s", c.name, first[i+2], last[i+2], n-2, stderr)
+		}
+	}
+	if num(last[5]) > 2*num(first[5])+8 {
+		t.Errorf("heap grew from %s MB to %s MB", first[5], last[5])
+	}
+	t.Logf("soak figures:\n%s", stderr)
+}

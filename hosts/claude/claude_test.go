@@ -1,0 +1,226 @@
+package claude_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/claude"
+	"github.com/mcpconform/mcpconform/hosts/webchat"
+	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+var (
+	browser *bridge.Browser
+	fx      *fixtures.Set
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(func() int {
+		var err error
+		if fx, err = fixtures.Start(context.Background()); err != nil {
+			fmt.Fprintln(os.Stderr, "fixtures:", err)
+			return 1
+		}
+		defer fx.Close()
+		if browser, err = bridge.Launch(bridge.Options{}); err != nil {
+			fmt.Fprintln(os.Stderr, "these tests drive a real Chromium; install it (apt-get install chromium) and Node >= 20:", err)
+			return 1
+		}
+		defer browser.Close()
+		return m.Run()
+	}())
+}
+
+// imitation starts the local Claude imitation (testdata/page.html) and a
+// storage state logged in to it; only the URL and the storage state are
+// overridden, every selector is the built-in one.
+func imitation(t *testing.T) (*webchattest.Product, map[string]string) {
+	t.Helper()
+	p, err := webchattest.Start(context.Background(), webchattest.Options{
+		PageFile:    "testdata/page.html",
+		SandboxPath: "/claudemcpcontent.com/sandbox.html",
+		LoginPath:   "/login",
+		AppName:     "mcpconform",
+		MCPServers:  []string{fx.Main.URL, fx.Second.URL},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	state := filepath.Join(t.TempDir(), "claude-state.json")
+	if err := p.WriteStorageState(state, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p, map[string]string{
+		"MCPCONFORM_CLAUDE_URL":           p.URL,
+		"MCPCONFORM_CLAUDE_STORAGE_STATE": state,
+	}
+}
+
+func env(l *webchattest.Logs, appTimeout time.Duration) hosts.Env {
+	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: appTimeout, Logf: l.Logf}
+}
+
+func run(t *testing.T, h hosts.Host, l *webchattest.Logs, globs ...string) report.HostRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: env(l, 30*time.Second), Stall: time.Minute, Logf: l.Logf, Selection: runner.Selection{Globs: globs}})
+	if err != nil {
+		t.Fatalf("run: %v\nlogs:\n%s", err, l.String())
+	}
+	return hr
+}
+
+func marker(msgs []string) string {
+	for _, m := range msgs {
+		if strings.HasPrefix(m, "conformance marker ") {
+			return m
+		}
+	}
+	return ""
+}
+
+// The whole suite through the Claude driver against the imitation: the
+// cookie banner is accepted, the tool call allowed, the app found by the
+// built-in frame selector, and ui/message, which Claude only drafts, is
+// committed by the driver so messages/add-to-conversation passes.
+func TestSuiteThroughClaudeDriver(t *testing.T) {
+	p, vars := imitation(t)
+	var l webchattest.Logs
+	h := claude.NewWithOptions(webchat.Options{Getenv: webchattest.Lookup(vars)})
+	hr := run(t, h, &l)
+	webchattest.CheckRun(t, h, hr)
+	for _, want := range []string{"dismissed a modal", "approved the model's tool call", "experimental"} {
+		if !strings.Contains(l.String(), want) {
+			t.Errorf("the driver's log lacks %q:\n%s", want, l.String())
+		}
+	}
+	// The drafted messages reached the model only because the driver sent
+	// them: the imitation never sends a ui/message by itself.
+	if marker(p.UserMessages()) == "" {
+		t.Errorf("the model never received the drafted marker message: %q", p.UserMessages())
+	}
+	if strings.Contains(l.String(), p.Session) {
+		t.Error("the session value appears in the log")
+	}
+}
+
+// A draft that nobody sends is not in the conversation: with the commit
+// hook turned off, messages/add-to-conversation fails, although the marker
+// sits in the composer. This is the check the commit hook exists for, and
+// it shows the turn selector does not count the composer.
+func TestUncommittedDraftFailsTheCheck(t *testing.T) {
+	p, vars := imitation(t)
+	vars["MCPCONFORM_CLAUDE_COMMIT_DRAFTS"] = "false"
+	var l webchattest.Logs
+	hr := run(t, claude.NewWithOptions(webchat.Options{Getenv: webchattest.Lookup(vars)}), &l, "messages/add-to-conversation")
+	if len(hr.Cases) != 1 || hr.Cases[0].Status != protocol.StatusFail || !strings.Contains(hr.Cases[0].Message, "did not appear in the conversation") {
+		t.Fatalf("want one FAIL (marker not in the conversation), got %+v", hr.Cases)
+	}
+	if m := marker(p.UserMessages()); m != "" {
+		t.Errorf("the draft reached the model without the commit hook: %q", m)
+	}
+}
+
+// prefilled leaves text in the composer before the trigger click, as a user
+// who was typing: Claude then proposes to replace it, and the commit hook
+// must accept the proposal instead of sending the half-written text.
+type prefilled struct{ *claude.Host }
+
+func (p prefilled) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	builtin := claude.Profile()
+	if err := p.Page.Locator(builtin.Sel("Composer")).Fill("half-written text"); err != nil {
+		return protocol.Result{}, err
+	}
+	return p.Host.ClickTrigger(ctx, req)
+}
+
+func TestCommitAcceptsTheReplaceProposal(t *testing.T) {
+	p, vars := imitation(t)
+	var l webchattest.Logs
+	h := prefilled{claude.NewWithOptions(webchat.Options{Getenv: webchattest.Lookup(vars)})}
+	hr := run(t, h, &l, "messages/add-to-conversation")
+	if len(hr.Cases) != 1 || hr.Cases[0].Status != protocol.StatusPass {
+		t.Fatalf("want one PASS, got %+v\n%s", hr.Cases, l.String())
+	}
+	msgs := p.UserMessages()
+	if marker(msgs) == "" {
+		t.Errorf("the drafted marker message never reached the model: %q", msgs)
+	}
+	for _, m := range msgs {
+		if strings.Contains(m, "half-written") {
+			t.Errorf("the user's half-written text was sent instead of being replaced: %q", msgs)
+		}
+	}
+}
+
+func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration) {
+	t.Helper()
+	h := claude.New()
+	var l webchattest.Logs
+	start := time.Now()
+	_, err := h.Setup(context.Background(), env(&l, appTimeout))
+	h.Teardown(context.Background())
+	if err == nil {
+		t.Fatal("Setup succeeded")
+	}
+	return err, time.Since(start)
+}
+
+// A send-button selector overridden through the environment that matches
+// nothing makes Setup fail fast, naming the variable.
+func TestBrokenSendSelectorFailsFast(t *testing.T) {
+	_, vars := imitation(t)
+	for k, v := range vars {
+		t.Setenv(k, v)
+	}
+	t.Setenv("MCPCONFORM_CLAUDE_SEND_SELECTOR", `button[aria-label="Send Message Now"]`)
+	t.Setenv("MCPCONFORM_CLAUDE_PAGE_TIMEOUT", "2s")
+	err, took := setupFails(t, 30*time.Second)
+	if !strings.Contains(err.Error(), "MCPCONFORM_CLAUDE_SEND_SELECTOR") || !strings.Contains(err.Error(), "set by") {
+		t.Errorf("the error does not name the overridden variable: %v", err)
+	}
+	if took > 15*time.Second {
+		t.Errorf("took %s to fail with a 2s page timeout", took)
+	}
+}
+
+// Without the cookie-banner hook, the banner swallows the clicks and the
+// error says what covers the composer.
+func TestWithoutTheCookieBannerHookSetupFails(t *testing.T) {
+	_, vars := imitation(t)
+	for k, v := range vars {
+		t.Setenv(k, v)
+	}
+	t.Setenv("MCPCONFORM_CLAUDE_MODAL_DISMISS_SELECTOR", "none")
+	t.Setenv("MCPCONFORM_CLAUDE_PAGE_TIMEOUT", "2s")
+	err, _ := setupFails(t, 5*time.Second)
+	if !strings.Contains(err.Error(), "cookie-banner") || !strings.Contains(err.Error(), "MCPCONFORM_CLAUDE_MODAL_DISMISS_SELECTOR") {
+		t.Errorf("want an error naming the covering banner and the modal variable, got %v", err)
+	}
+}
+
+func TestEmptyStorageStateCountsAsMissing(t *testing.T) {
+	_, vars := imitation(t)
+	vars["MCPCONFORM_CLAUDE_STORAGE_STATE"] = ""
+	h := claude.NewWithOptions(webchat.Options{Getenv: webchattest.Lookup(vars)})
+	var l webchattest.Logs
+	_, err := h.Setup(context.Background(), env(&l, 5*time.Second))
+	defer h.Teardown(context.Background())
+	if !errors.Is(err, webchat.ErrNoStorageState) || !strings.Contains(err.Error(), "MCPCONFORM_CLAUDE_STORAGE_STATE") {
+		t.Fatalf("want ErrNoStorageState naming the variable, got %v", err)
+	}
+}

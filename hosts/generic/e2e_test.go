@@ -1,0 +1,420 @@
+//go:build unix
+
+package generic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sethvargo/go-envconfig"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/inspector"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+// One browser and one pair of fixture servers for the package's end-to-end
+// tests, and one MCP Inspector (installed from npm the first time, as the
+// inspector driver does), all started on first use so that the unit tests
+// need none of them, and stopped at the end.
+var (
+	e2eOnce sync.Once
+	e2eErr  error
+	browser *bridge.Browser
+	fx      *fixtures.Set
+
+	inspOnce  sync.Once
+	inspURL   string
+	inspToken string
+	inspStop  func() error
+	inspErr   error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if inspStop != nil {
+		if err := inspStop(); err != nil {
+			fmt.Fprintln(os.Stderr, "stopping the Inspector:", err)
+		}
+	}
+	if browser != nil {
+		browser.Close()
+	}
+	if fx != nil {
+		fx.Close()
+	}
+	os.Exit(code)
+}
+
+// env starts the browser and the fixture servers on first use.
+func env(t *testing.T, appTimeout time.Duration) hosts.Env {
+	t.Helper()
+	e2eOnce.Do(func() {
+		if fx, e2eErr = fixtures.Start(context.Background()); e2eErr != nil {
+			e2eErr = fmt.Errorf("fixtures: %w", e2eErr)
+			return
+		}
+		if browser, e2eErr = bridge.Launch(bridge.Options{}); e2eErr != nil {
+			e2eErr = fmt.Errorf("these tests drive a real Chromium; install it (apt-get install chromium) and Node >= 20: %w", e2eErr)
+		}
+	})
+	if e2eErr != nil {
+		t.Fatal(e2eErr)
+	}
+	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: appTimeout, Logf: t.Logf}
+}
+
+// startInspector starts the package's Inspector once.
+func startInspector(t *testing.T) (url, token string) {
+	t.Helper()
+	e := env(t, time.Minute)
+	inspOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+		defer cancel()
+		inspURL, inspToken, inspStop, inspErr = inspector.StartInstance(ctx, e, inspector.Options{})
+	})
+	if inspErr != nil {
+		t.Fatalf("starting MCP Inspector %s: %v", inspector.Version, inspErr)
+	}
+	return inspURL, inspToken
+}
+
+// docProfile runs the example profile block of docs/profiles.md with bash
+// (TOKEN set as the reader would have it) and returns the
+// MCPCONFORM_INSP_* variables it exports, with URL pointed at url: the
+// documented example is what the test drives.
+func docProfile(t *testing.T, url, token string) map[string]string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)<!-- profile:insp .*?-->\n```sh\n(.*?)```").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/profiles.md has no <!-- profile:insp --> sh block")
+	}
+	cmd := exec.Command("bash", "-euc", string(m[1])+"\nenv -0")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TOKEN=" + token}
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the example of docs/profiles.md does not run: %v\n%s", err, stderr.String())
+	}
+	vars := map[string]string{}
+	for _, kv := range strings.Split(out.String(), "\x00") {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "MCPCONFORM_INSP_") {
+			vars[k] = v
+		}
+	}
+	if vars["MCPCONFORM_INSP_URL"] == "" || !strings.Contains(vars["MCPCONFORM_INSP_STEPS"], "autoConnect="+token) {
+		t.Fatalf("the example exports %v", vars)
+	}
+	vars["MCPCONFORM_INSP_URL"] = url
+	return vars
+}
+
+// The documented profile drives a real MCP Inspector through the generic
+// host, and every check ends as it does through the built-in Go driver on
+// the same Inspector release: same capabilities, same statuses.
+func TestInspectorThroughProfile(t *testing.T) {
+	url, token := startInspector(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
+	defer cancel()
+	vars := docProfile(t, url, token)
+	l := envconfig.MapLookuper(vars)
+	if got := Profiles(l); len(got) != 1 || got[0] != "insp" {
+		t.Fatalf("Profiles: %v", got)
+	}
+	if r := Check("insp", l); !r.OK() {
+		t.Fatalf("hosts --check insp: %v", r.Err)
+	}
+	h, err := Lookup("insp", l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The Go driver on an Inspector of its own, so that neither run sees
+	// what the other left behind.
+	builtin := inspector.NewWithOptions(inspector.Options{Getenv: func(string) string { return "" }})
+	// The same capabilities, of those a profile can have.
+	for _, k := range kinds {
+		if hosts.Supports(h, k) != hosts.Supports(builtin, k) {
+			t.Errorf("%s: the profile host supports it %v, the Go driver %v", k, hosts.Supports(h, k), hosts.Supports(builtin, k))
+		}
+	}
+
+	viaProfile, viaDriver := compareRuns(t, ctx, h, builtin)
+	if viaProfile.HostName != "MCP Inspector" || viaProfile.Host != "insp" || viaDriver.HostName != "MCP Inspector" {
+		t.Errorf("the profile run is host %q (%q)", viaProfile.Host, viaProfile.HostName)
+	}
+	// Not a vacuous agreement: the reviewed host bug fails.
+	for _, c := range viaProfile.Cases {
+		if c.ID == "visibility/model-only-tool-rejected" && c.Status != protocol.StatusFail {
+			t.Errorf("%s: %s, the Inspector's reviewed host bug should fail", c.ID, c.Status)
+		}
+	}
+}
+
+// The reference host expressed as a profile, with Go hooks only for what
+// a profile cannot say (starting its backend, reading the agent's tool
+// list), ends every check as the reference host's Go driver does. It
+// exercises what the Inspector cannot: CONVERSATION, a DOM CONFIRM with
+// {dialog}, THEME_ATTR on a class, Hooks.Prepare/Vars/ModelTools.
+func TestReferenceThroughProfileAndHooks(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	var srv *reference.Server
+	p := Profile{
+		Steps:        "goto {url}/\nfill [data-testid=composer]=" + reference.Prompt + "\nclick [data-testid=send]",
+		AppFrame:     `iframe[data-testid="app-frame"]; iframe`,
+		Conversation: `[data-testid="conversation"]`,
+		ThemeToggle:  `[data-testid="theme-toggle"]`,
+		ThemeAttr:    "body@class",
+		Confirm:      `[data-testid="dialog-{dialog}"] [data-testid="dialog-confirm"]`,
+	}
+	hk := Hooks{
+		Vars: []string{PhURL},
+		Prepare: func(ctx context.Context, env hosts.Env) (map[string]string, func() error, error) {
+			var err error
+			srv, err = reference.NewServer(ctx, reference.ServerOptions{MCPServers: []string{env.ServerURL, env.SecondServerURL}})
+			if err != nil {
+				return nil, nil, err
+			}
+			return map[string]string{PhURL: srv.HostURL}, srv.Close, nil
+		},
+		ModelTools: func(context.Context) (json.RawMessage, error) { return json.Marshal(srv.Agent.ModelTools()) },
+	}
+	h, err := New("reference-profile", p, hk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range kinds {
+		if !hosts.Supports(h, k) {
+			t.Errorf("the reference profile lacks %s", k)
+		}
+	}
+	viaProfile, _ := compareRuns(t, ctx, h, reference.New())
+	for _, c := range viaProfile.Cases {
+		if c.ID == "messages/add-to-conversation" && c.Status != protocol.StatusPass {
+			t.Errorf("%s needs CONVERSATION: %s %s", c.ID, c.Status, c.Message)
+		}
+	}
+}
+
+// compareRuns runs the whole suite through a, then b, and checks that every
+// check whose needed capabilities both hosts have or both lack ends with
+// the same status (a TIMEOUT on one side only is logged as inconclusive, a
+// few are tolerated: the per-check timers run out on a loaded machine).
+func compareRuns(t *testing.T, ctx context.Context, a, b hosts.Host) (ra, rb report.HostRun) {
+	t.Helper()
+	run := func(h hosts.Host) report.HostRun {
+		t.Helper()
+		start := time.Now()
+		hr, err := runner.Run(ctx, h, runner.Options{Env: env(t, time.Minute), Stall: 2 * time.Minute, Logf: t.Logf,
+			OnCase: func(c report.Case) {
+				if c.Duration > 10*time.Second {
+					t.Logf("%s: %s took %s (%s %s)", h.Name(), c.ID, c.Duration.Round(time.Millisecond), c.Status, c.Message)
+				}
+			}})
+		if err != nil {
+			t.Fatalf("%s: %v", h.Name(), err)
+		}
+		t.Logf("%s: %d checks in %s", h.Name(), len(hr.Cases), time.Since(start).Round(time.Millisecond))
+		return hr
+	}
+	ra, rb = run(a), run(b)
+	want := map[string]report.Case{}
+	for _, c := range rb.Cases {
+		want[c.ID] = c
+	}
+	counts := map[protocol.Status]int{}
+	compared, inconclusive := 0, 0
+	for _, c := range ra.Cases {
+		counts[c.Status]++
+		w, ok := want[c.ID]
+		delete(want, c.ID)
+		if !ok {
+			t.Errorf("%s ran through %s only", c.ID, a.Name())
+			continue
+		}
+		same := true
+		for _, k := range c.Needs {
+			same = same && hosts.Supports(a, k) == hosts.Supports(b, k)
+		}
+		if !same {
+			t.Logf("not compared, the hosts differ in %v: %s %s / %s %s", c.Needs, c.ID, c.Status, w.Status, w.Message)
+			continue
+		}
+		compared++
+		switch {
+		case c.Status == w.Status:
+		case c.Status == protocol.StatusTimeout || w.Status == protocol.StatusTimeout:
+			// A per-check timer ran out on one side: a slow machine, not
+			// a difference between the hosts (bounded below).
+			inconclusive++
+			t.Logf("inconclusive: %s: %s %q through %s, %s %q through %s", c.ID, c.Status, c.Message, a.Name(), w.Status, w.Message, b.Name())
+		default:
+			t.Errorf("%s: %s %q through %s, %s %q through %s", c.ID, c.Status, c.Message, a.Name(), w.Status, w.Message, b.Name())
+		}
+	}
+	if limit := max(3, len(ra.Cases)/10); inconclusive > limit {
+		t.Errorf("%d checks timed out on one side only (more than %d): the hosts differ, or the machine is far too slow", inconclusive, limit)
+	}
+	for id := range want {
+		t.Errorf("%s ran through %s only", id, b.Name())
+	}
+	t.Logf("%s: %v; %d of %d checks compared", a.Name(), counts, compared, len(ra.Cases))
+	if compared < len(ra.Cases)*3/4 || counts[protocol.StatusPass] < len(ra.Cases)/2 {
+		t.Errorf("only %d checks compared, %d passed, of %d", compared, counts[protocol.StatusPass], len(ra.Cases))
+	}
+	return ra, rb
+}
+
+// Wrong profiles fail fast, naming the variable and step to fix, with a
+// screenshot of the page.
+func TestWrongProfilesFailFast(t *testing.T) {
+	url, token := startInspector(t)
+	base := func(name string) map[string]string {
+		vars := map[string]string{}
+		for k, v := range docProfile(t, url, token) {
+			vars[strings.Replace(k, "_INSP_", "_"+name+"_", 1)] = v
+		}
+		return vars
+	}
+	deepLink := fmt.Sprintf("goto {url}/?serverUrl={server}&transport=http&autoConnect=%s&openApp=conformance_suite\nwait-for [data-testid=connection-status][data-status=connected]\n", token)
+
+	t.Run("missing variable", func(t *testing.T) {
+		vars := base("X")
+		delete(vars, "MCPCONFORM_X_URL")
+		_, err := Lookup("x", envconfig.MapLookuper(vars))
+		if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), "MCPCONFORM_X_URL is not set") {
+			t.Fatalf("want ErrProfile naming MCPCONFORM_X_URL, got %v", err)
+		}
+		vars["MCPCONFORM_X_URL"] = "" // an unset CI secret
+		_, err = Lookup("x", envconfig.MapLookuper(vars))
+		if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), "MCPCONFORM_X_URL is set but empty") {
+			t.Fatalf("want ErrProfile naming the empty MCPCONFORM_X_URL, got %v", err)
+		}
+	})
+
+	t.Run("selector that never appears", func(t *testing.T) {
+		// A page of our own: the failure is the step's, to the second.
+		page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, `<!doctype html><title>chat</title><textarea></textarea><button data-testid="send">Send</button>`)
+		}))
+		defer page.Close()
+		vars := map[string]string{
+			"MCPCONFORM_NOSEL_URL":          page.URL,
+			"MCPCONFORM_NOSEL_STEPS":        "goto {url}\nfill textarea=Run the suite {nonce}\nclick [data-testid=\"no-such-button\"]\nclick [data-testid=send]",
+			"MCPCONFORM_NOSEL_STEP_TIMEOUT": "3s",
+		}
+		hr, err, se := failSetup(t, "nosel", vars, time.Minute)
+		if !errors.Is(err, ErrStep) || errors.Is(err, ErrProfile) {
+			t.Fatalf("want ErrStep, got %v", err)
+		}
+		for _, w := range []string{"MCPCONFORM_NOSEL_STEPS step 3", `click [data-testid="no-such-button"]`, `no element matches the selector "[data-testid=\"no-such-button\"]" within 3s`, "MCPCONFORM_NOSEL_STEP_TIMEOUT"} {
+			if !strings.Contains(err.Error(), w) || !strings.Contains(hr.Infra, w) {
+				t.Errorf("the error does not say %q: %v", w, err)
+			}
+		}
+		// The step's own timeout, not the app timeout (a minute here).
+		if se.Elapsed < 3*time.Second || se.Elapsed > 10*time.Second {
+			t.Errorf("the step failed after %s with STEP_TIMEOUT=3s", se.Elapsed)
+		}
+		wantPNG(t, se.Screenshot, "nosel-setup-step3-")
+	})
+
+	t.Run("app never shown", func(t *testing.T) {
+		vars := base("NEVER")
+		vars["MCPCONFORM_NEVER_STEPS"] = deepLink // connects, never opens the app
+		hr, err, se := failSetup(t, "never", vars, 4*time.Second)
+		if !errors.Is(err, ErrAppNotShown) || !errors.Is(err, bridge.ErrNoSuite) {
+			t.Fatalf("want ErrAppNotShown, got %v", err)
+		}
+		for _, w := range []string{"MCPCONFORM_NEVER_APP_FRAME", "[data-testid=apps-form] iframe; iframe", "MCPCONFORM_NEVER_STEPS", "within 4s"} {
+			if !strings.Contains(err.Error(), w) || !strings.Contains(hr.Infra, w) {
+				t.Errorf("the error does not say %q: %v", w, err)
+			}
+		}
+		if se.Elapsed < 4*time.Second || se.Elapsed > 12*time.Second {
+			t.Errorf("waiting for the app failed after %s with --app-timeout 4s", se.Elapsed)
+		}
+		wantPNG(t, se.Screenshot, "never-setup-app-not-shown-")
+	})
+
+	t.Run("selector the browser rejects", func(t *testing.T) {
+		vars := base("BADSEL")
+		vars["MCPCONFORM_BADSEL_STEPS"] = "goto {url}\nclick div:::nope"
+		start := time.Now()
+		_, err, _ := failSetup(t, "badsel", vars, time.Minute)
+		d := time.Since(start)
+		if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), "MCPCONFORM_BADSEL_STEPS step 2") || !strings.Contains(err.Error(), "div:::nope") {
+			t.Fatalf("want ErrProfile naming step 2, got %v", err)
+		}
+		if d > 10*time.Second {
+			t.Errorf("a malformed selector took %s to notice", d)
+		}
+	})
+}
+
+// failSetup runs the suite through profile name and expects Setup to fail
+// as an infrastructure error recorded in the run; it returns the run, the
+// error and the *SetupError in it (zero when the error is another kind).
+func failSetup(t *testing.T, name string, vars map[string]string, appTimeout time.Duration) (report.HostRun, error, SetupError) {
+	t.Helper()
+	h, err := Lookup(name, envconfig.MapLookuper(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	core, _ := Unwrap(h)
+	core.EvidenceDir = t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	start := time.Now()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: env(t, appTimeout), Logf: t.Logf})
+	var ie *runner.InfraError
+	if !errors.As(err, &ie) || !errors.Is(err, runner.ErrHostSetup) || hr.Infra == "" {
+		t.Fatalf("want a host-setup infrastructure error recorded in the run, got %v", err)
+	}
+	t.Logf("%s failed after %s: %v", name, time.Since(start).Round(time.Millisecond), err)
+	var se *SetupError
+	if !errors.As(err, &se) {
+		return hr, err, SetupError{}
+	}
+	if se.Screenshot == "" || !strings.Contains(err.Error(), "screenshot: "+se.Screenshot) {
+		t.Errorf("the message does not name a screenshot: %v", err)
+	}
+	if filepath.Dir(se.Screenshot) != core.EvidenceDir {
+		t.Errorf("screenshot %s is not in EvidenceDir %s", se.Screenshot, core.EvidenceDir)
+	}
+	return hr, err, *se
+}
+
+func wantPNG(t *testing.T, path, prefix string) {
+	t.Helper()
+	if !strings.HasPrefix(filepath.Base(path), prefix) {
+		t.Errorf("screenshot %q is not named %s*", path, prefix)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+		t.Errorf("no PNG screenshot at %q: %v", path, err)
+	}
+}

@@ -1,0 +1,193 @@
+package reference_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+)
+
+// hostPage starts a reference host on the package's fixtures and opens its
+// page.
+func hostPage(t *testing.T, ctx context.Context, defects ...string) playwright.Page {
+	t.Helper()
+	set, err := reference.ParseDefects(defects)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: []string{fx.Main.URL, fx.Second.URL}, Defects: set})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	bctx, err := browser.NewContext(playwright.BrowserNewContextOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bctx.Close() })
+	page, err := bctx.NewPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := page.Goto(srv.HostURL + "/"); err != nil {
+		t.Fatal(err)
+	}
+	return page
+}
+
+func say(t *testing.T, page playwright.Page, text string) {
+	t.Helper()
+	if err := page.Locator(`[data-testid="composer"]`).Fill(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Locator(`[data-testid="send"]`).Click(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// openProbe asks the agent to open a probe View and waits for its
+// tool-input report.
+func openProbe(t *testing.T, page playwright.Page, probe string, delayMs int) {
+	t.Helper()
+	say(t, page, fmt.Sprintf(`Please call the tool %s with arguments {"probe":%q,"delayMs":%d}`, mcpserver.ToolSlow, probe, delayMs))
+	waitReports(t, probe, "tool-input")
+}
+
+// reports are the fixture server's reports for one probe, as event names.
+func reports(probe string) []string {
+	var out []string
+	for _, r := range fx.MainServer.Observations().Reports {
+		if r.Probe == probe {
+			out = append(out, r.Event)
+		}
+	}
+	return out
+}
+
+func waitReports(t *testing.T, probe string, events ...string) []string {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		got := reports(probe)
+		missing := false
+		for _, e := range events {
+			if !slices.Contains(got, e) {
+				missing = true
+			}
+		}
+		if !missing {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("probe %s: want reports %v, got %v", probe, events, got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// "New conversation" tears down every View the graceful way: a running
+// tool call is cancelled (the View hears tool-cancelled, the server gets
+// notifications/cancelled), each View gets ui/resource-teardown and is
+// removed only after answering, then the conversation is cleared.
+func TestNewConversationTearsDownEveryView(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	page := hostPage(t, ctx)
+	done, running := "e2e-newchat-done-"+nonce(), "e2e-newchat-running-"+nonce()
+	openProbe(t, page, done, 0)
+	waitReports(t, done, "tool-result")
+	openProbe(t, page, running, 60_000)
+	cards := page.Locator(`[data-testid="app-card"]`)
+	if n, _ := cards.Count(); n != 2 {
+		t.Fatalf("%d app cards, want 2", n)
+	}
+	if ok, _ := cards.Nth(1).Locator(`[data-testid="tool-stop"]`).IsVisible(); !ok {
+		t.Error("the running call's card shows no Stop control")
+	}
+	if ok, _ := cards.Nth(0).Locator(`[data-testid="tool-stop"]`).IsVisible(); ok {
+		t.Error("the finished call's card still shows a Stop control")
+	}
+	if err := page.Locator(`[data-testid="new-conversation"]`).Click(); err != nil {
+		t.Fatal(err)
+	}
+	ms := 15000.0
+	if err := cards.First().WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: &ms}); err != nil {
+		t.Fatalf("the app cards were not removed: %v", err)
+	}
+	if n, _ := page.Locator(`[data-testid="conversation"] > *`).Count(); n != 0 {
+		t.Errorf("the conversation still has %d elements", n)
+	}
+	// The View answers teardown only after reporting "flushed": a host that
+	// removed it without waiting would never let that report out.
+	got := waitReports(t, done, "teardown", "flushed")
+	if slices.Contains(got, "tool-cancelled") {
+		t.Errorf("the finished call's View was told it was cancelled: %v", got)
+	}
+	got = waitReports(t, running, "tool-cancelled", "teardown", "flushed", "server:cancelled")
+	if slices.Index(got, "tool-cancelled") > slices.Index(got, "teardown") {
+		t.Errorf("the running call's View got teardown before tool-cancelled: %v", got)
+	}
+	if slices.Contains(got, "tool-result") {
+		t.Errorf("the cancelled call's View got a tool-result: %v", got)
+	}
+}
+
+// The same page, with the defect no-teardown-on-close: the View is removed
+// without ui/resource-teardown, which this test's observation catches.
+func TestNewConversationWithoutTeardownIsCaught(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	page := hostPage(t, ctx, "no-teardown-on-close")
+	probe := "e2e-newchat-defect-" + nonce()
+	openProbe(t, page, probe, 0)
+	if err := page.Locator(`[data-testid="new-conversation"]`).Click(); err != nil {
+		t.Fatal(err)
+	}
+	ms := 15000.0
+	if err := page.Locator(`[data-testid="app-card"]`).First().WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: &ms}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // nothing to wait for: the report must never come
+	if got := reports(probe); slices.Contains(got, "teardown") {
+		t.Fatalf("the defect host sent ui/resource-teardown after all: %v", got)
+	}
+}
+
+// ui/notifications/request-teardown: the host accepts it, tears the View
+// down gracefully and removes it.
+func TestRequestTeardownRemovesTheView(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	page := hostPage(t, ctx)
+	probe := "e2e-request-teardown-" + nonce()
+	say(t, page, fmt.Sprintf(`Please call the tool %s with arguments {"probe":%q,"delayMs":0,"mode":"request-teardown"}`, mcpserver.ToolSlow, probe))
+	got := waitReports(t, probe, "teardown-requested", "teardown", "flushed")
+	ms := 10000.0
+	if err := page.Locator(`[data-testid="app-card"]`).First().WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: &ms}); err != nil {
+		t.Fatalf("the View asked to be closed and was not removed: %v (reports %v)", err, got)
+	}
+	var params struct{ Reason string }
+	for _, r := range fx.MainServer.Observations().Reports {
+		if r.Probe == probe && r.Event == "teardown" {
+			json.Unmarshal(r.Data, &params)
+		}
+	}
+	if !strings.Contains(params.Reason, "asked") {
+		t.Errorf("teardown reason %q, want the host's reason for an app-requested teardown", params.Reason)
+	}
+}
+
+var nonceSeq int
+
+func nonce() string {
+	nonceSeq++
+	return fmt.Sprintf("%d-%d", time.Now().UnixNano(), nonceSeq)
+}

@@ -51,8 +51,9 @@ type Browser struct {
 	DriverStart   time.Duration
 	BrowserLaunch time.Duration
 	// Remote names the endpoint of a browser mcpconform did not launch
-	// ("" for a local launch). Its contexts get the loopback guard as a
-	// per-context proxy instead of a launch flag (see remote.go).
+	// ("" for a local launch), without credentials or query. Its contexts
+	// get the loopback guard as a per-context proxy instead of a launch
+	// flag (see remote.go).
 	Remote string
 	// PopupsUnblocked reports a remote browser running with
 	// --disable-popup-blocking, where gesture-gated checks prove nothing.

@@ -121,10 +121,10 @@ func connectRemote(o Options) (*Browser, error) {
 	if err != nil {
 		hole.Close()
 		pw.Stop()
-		return nil, fmt.Errorf("connecting to the browser at %s: %w", endpoint, err)
+		return nil, fmt.Errorf("connecting to the browser at %s: %w", redact(u), err)
 	}
 	br := &Browser{PW: pw, Browser: b, Paths: paths, blackhole: hole, gone: make(chan struct{}),
-		DriverStart: driverStart, BrowserLaunch: time.Since(t1), Remote: endpoint}
+		DriverStart: driverStart, BrowserLaunch: time.Since(t1), Remote: redact(u)}
 	br.watch()
 	if blocked, err := br.popupsBlocked(); err != nil {
 		logf("could not check the remote browser's popup blocking (%v): gesture-gated checks are unverified", err)
@@ -184,6 +184,18 @@ func locateDriver(p Paths, wantBrowser bool) (Paths, error) {
 		p.DriverDir = filepath.Join(cache, "mcpconform", "driver-"+DriverVersion)
 	}
 	return p, nil
+}
+
+// redact drops credentials and the query (tokens) from an endpoint shown in
+// logs and reports.
+func redact(u *url.URL) string {
+	c := *u
+	c.User = nil
+	if c.RawQuery != "" {
+		c.RawQuery = "…"
+	}
+	c.Fragment = ""
+	return c.String()
 }
 
 func isLoopbackHost(h string) bool {

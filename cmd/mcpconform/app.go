@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -26,6 +27,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/chatgpt"
 	"github.com/mcpconform/mcpconform/hosts/claude"
+	"github.com/mcpconform/mcpconform/hosts/generic"
 	"github.com/mcpconform/mcpconform/hosts/inspector"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/protocol"
@@ -57,7 +59,11 @@ func newHost(cfg Config, name string) hosts.Host {
 		set, _ := reference.ParseDefects(cfg.HostDefects)
 		return reference.NewWithDefects(set)
 	}
-	return hostFactories[name]()
+	if f, ok := hostFactories[name]; ok {
+		return f()
+	}
+	h, _ := generic.Lookup(name, envconfig.OsLookuper()) // validated
+	return h
 }
 
 // selection turns --run, --clause, --edition and --shard into a runner
@@ -139,6 +145,8 @@ type Config struct {
 	AppTimeout time.Duration `env:"APP_TIMEOUT, default=60s"`
 	Stall      time.Duration `env:"STALL, default=2m"`
 	Browser    string        `env:"BROWSER"`
+	BrowserWS  string        `env:"BROWSER_WS"`
+	CDP        string        `env:"CDP"`
 	Node       string        `env:"NODE"`
 	Quiet      bool          `env:"QUIET"`
 	// HostDefects make the reference host break requirements on purpose.
@@ -202,6 +210,15 @@ func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper
 	if c.IsSet("browser") {
 		cfg.Browser = c.String("browser")
 	}
+	if c.IsSet("browser-ws") {
+		cfg.BrowserWS = c.String("browser-ws")
+	}
+	if c.IsSet("cdp") {
+		cfg.CDP = c.String("cdp")
+	}
+	if cfg.BrowserWS != "" && cfg.CDP != "" {
+		return cfg, errors.New("--browser-ws and --cdp conflict: connect to one remote browser")
+	}
 	if c.IsSet("node") {
 		cfg.Node = c.String("node")
 	}
@@ -260,7 +277,13 @@ func (cfg Config) validate() error {
 	seen := map[string]bool{}
 	for _, h := range cfg.hostList() {
 		if _, ok := hostFactories[h]; !ok {
-			return fmt.Errorf("unknown host %q: choose one of %s", h, strings.Join(hostNames(), ", "))
+			// Not built in: a profile from MCPCONFORM_<NAME>_* variables.
+			if !slices.Contains(generic.Profiles(envconfig.OsLookuper()), h) {
+				return fmt.Errorf("unknown host %q: choose one of %s, or define a profile with MCPCONFORM_%s_* variables (docs/profiles.md)", h, strings.Join(hostNames(), ", "), strings.ToUpper(strings.ReplaceAll(h, "-", "_")))
+			}
+			if _, err := generic.Lookup(h, envconfig.OsLookuper()); err != nil {
+				return fmt.Errorf("host profile %q: %w", h, err)
+			}
 		}
 		if seen[h] {
 			return fmt.Errorf("host %q is listed twice", h)
@@ -320,7 +343,7 @@ func newApp() *cli.App {
 			}
 			return cli.ShowAppHelp(c)
 		},
-		Commands: []*cli.Command{runCommand(), listCommand(), serveCommand(), reportCommand(), selftestCommand(), loginCommand()},
+		Commands: []*cli.Command{runCommand(), listCommand(), serveCommand(), reportCommand(), selftestCommand(), loginCommand(), hostsCommand(), benchCommand()},
 	}
 	// A flag error inside a subcommand goes to the command's own handler.
 	for _, c := range app.Commands {
@@ -344,6 +367,8 @@ func runCommand() *cli.Command {
 			&cli.DurationFlag{Name: "stall", Usage: "declare the suite stalled after this long without progress [MCPCONFORM_STALL]", Value: 2 * time.Minute},
 			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
 			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]"},
+			&cli.StringFlag{Name: "browser-ws", Usage: "use the Playwright browser server at `URL` (ws://…, e.g. from `playwright run-server`) instead of a local Chromium [MCPCONFORM_BROWSER_WS]"},
+			&cli.StringFlag{Name: "cdp", Usage: "attach to a running Chrome or Electron app with remote debugging at `URL` (http:// or ws://) [MCPCONFORM_CDP]"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
 			&cli.StringFlag{Name: "evidence-dir", Usage: "write screenshots, console lines and JSON-RPC messages of checks that did not pass under `DIR` (\"\" disables) [MCPCONFORM_EVIDENCE_DIR]", Value: "mcpconform-results/evidence"},
@@ -422,7 +447,8 @@ func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, s
 				allow = append(allow, hs...)
 			}
 		}
-		br, err := bridge.Launch(bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, Logf: logf, AllowHosts: allow})
+		br, err := bridge.Launch(bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, Logf: logf, AllowHosts: allow,
+			WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP})
 		if err != nil {
 			runErr = &runner.InfraError{Step: "starting the browser", Err: err}
 			return

@@ -527,6 +527,13 @@ func verdict(ok bool) string {
 }
 
 func (r *BenchResult) print(w io.Writer) {
+	r.computeRatios()
+	q := func(name string) float64 {
+		if v, ok := r.Ratios[name]; ok {
+			return v
+		}
+		return math.NaN()
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	defer tw.Flush()
 	where := "local " + r.Browser
@@ -541,22 +548,26 @@ func (r *BenchResult) print(w io.Writer) {
 	if len(r.RunLoads) > 0 {
 		load = fmt.Sprint(r.RunLoads) + " (at the start of each run)"
 	}
-	fmt.Fprintf(tw, "mcpconform bench: reference host, %s (%s), %d CPUs, load average %s\n\n", where, mode, r.CPUs, load)
+	fmt.Fprintf(tw, "mcpconform bench: reference host, %s (%s), %d CPUs, load average %s\n", where, mode, r.CPUs, load)
+	if len(r.RunLoads) > 0 {
+		fmt.Fprintf(tw, "(each figure is the median over the runs; each ratio the median of the runs' ratios)\n")
+	}
+	fmt.Fprintln(tw)
 	row := func(name string, s *Stat, note string) {
 		if s != nil {
 			fmt.Fprintf(tw, "%s\tn=%d\tmedian %.2f ms\tp99 %.2f ms\t%s\n", name, s.N, s.MedianMs, s.P99Ms, note)
 		}
 	}
 	if r.RoundTrip != nil && r.BareEvaluate != nil {
-		q := r.ratio(r.RoundTrip, r.BareEvaluate)
+		rt := q(ratioRoundTripOverBare)
 		row("dispatch round trip (long-poll; parked → host → result back, in the page)", r.RoundTrip,
-			fmt.Sprintf("%.2f× one bare evaluate (target ≤ %.0f×: %s)", q, targetRoundTripOverBare, verdict(q <= targetRoundTripOverBare)))
+			fmt.Sprintf("%.2f× one bare evaluate (target ≤ %.0f×: %s)", rt, targetRoundTripOverBare, verdict(rt <= targetRoundTripOverBare)))
 		row("one bare gesture-free evaluate in the same app frame (the floor)", r.BareEvaluate, "")
 	}
 	row("one Playwright frame.Evaluate in the same frame (for comparison)", r.PlaywrightEvaluate, "")
 	if r.Fixed != nil {
-		row(fmt.Sprintf("round trip, fixed %.0f ms polling, back to back", r.IntervalMs), r.Fixed, fmt.Sprintf("%.0f× the long-poll", r.ratio(r.Fixed, r.RoundTrip)))
-		row(fmt.Sprintf("round trip, fixed %.0f ms polling, random phase", r.IntervalMs), r.FixedRandom, fmt.Sprintf("%.0f× the long-poll", r.ratio(r.FixedRandom, r.RoundTrip)))
+		row(fmt.Sprintf("round trip, fixed %.0f ms polling, back to back", r.IntervalMs), r.Fixed, fmt.Sprintf("%.0f× the long-poll", q(ratioFixedOverLong)))
+		row(fmt.Sprintf("round trip, fixed %.0f ms polling, random phase", r.IntervalMs), r.FixedRandom, fmt.Sprintf("%.0f× the long-poll", q(ratioRandomOverLong)))
 	}
 	tw.Flush()
 	if r.LongPollPolls > 0 && r.RoundTrip != nil {
@@ -591,18 +602,35 @@ func (r *BenchResult) print(w io.Writer) {
 	}
 }
 
-func writeBenchJSON(w io.Writer, r *BenchResult) error {
+// Ratio names.
+const (
+	ratioRoundTripOverBare  = "roundTripOverBareEvaluate"
+	ratioFixedOverLong      = "fixedBackToBackOverLongPoll"
+	ratioRandomOverLong     = "fixedRandomPhaseOverLongPoll"
+	ratioPlaywrightOverBare = "playwrightOverBareEvaluate"
+)
+
+// computeRatios fills Ratios from one run's medians (a median result keeps
+// the medians of its runs' ratios instead).
+func (r *BenchResult) computeRatios() {
+	if r.Ratios != nil {
+		return
+	}
 	r.Ratios = map[string]float64{}
 	for name, q := range map[string]float64{
-		"roundTripOverBareEvaluate":    r.ratio(r.RoundTrip, r.BareEvaluate),
-		"fixedBackToBackOverLongPoll":  r.ratio(r.Fixed, r.RoundTrip),
-		"fixedRandomPhaseOverLongPoll": r.ratio(r.FixedRandom, r.RoundTrip),
-		"playwrightOverBareEvaluate":   r.ratio(r.PlaywrightEvaluate, r.BareEvaluate),
+		ratioRoundTripOverBare:  r.ratio(r.RoundTrip, r.BareEvaluate),
+		ratioFixedOverLong:      r.ratio(r.Fixed, r.RoundTrip),
+		ratioRandomOverLong:     r.ratio(r.FixedRandom, r.RoundTrip),
+		ratioPlaywrightOverBare: r.ratio(r.PlaywrightEvaluate, r.BareEvaluate),
 	} {
 		if !math.IsNaN(q) && !math.IsInf(q, 0) {
 			r.Ratios[name] = q
 		}
 	}
+}
+
+func writeBenchJSON(w io.Writer, r *BenchResult) error {
+	r.computeRatios()
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
@@ -682,6 +710,21 @@ func flagValues(c *cli.Context, f cli.Flag) []string {
 func medianResult(runs []*BenchResult) *BenchResult {
 	m := *runs[0]
 	m.LoadAvg, m.RunLoads = nil, nil
+	// Ratios pair figures taken under the same conditions: the median of
+	// the runs' ratios, not the ratio of the medians.
+	m.Ratios = map[string]float64{}
+	for _, name := range []string{ratioRoundTripOverBare, ratioFixedOverLong, ratioRandomOverLong, ratioPlaywrightOverBare} {
+		var xs []float64
+		for _, r := range runs {
+			r.computeRatios()
+			if v, ok := r.Ratios[name]; ok {
+				xs = append(xs, v)
+			}
+		}
+		if len(xs) > 0 {
+			m.Ratios[name] = runner.Quantile(xs, 0.5)
+		}
+	}
 	for _, r := range runs {
 		m.RunLoads = append(m.RunLoads, r.LoadAvg)
 	}

@@ -57,7 +57,7 @@ function log(dir: "→ view" | "← view" | "host", msg: unknown): void {
   logList.append(li);
   while (logList.children.length > 500) logList.firstElementChild!.remove();
   logList.scrollTop = logList.scrollHeight;
-  console.debug(`[rpc ${dir}] ${text}`);
+  console.debug(`[rpc ${dir}] ${text.length > 4000 ? text.slice(0, 4000) + "…" : text}`);
 }
 
 // ---------------------------------------------------------------- conversation

@@ -13,9 +13,11 @@ import (
 // toolCall is one agent tool call whose View is (or was) shown. It runs in
 // the background; the page waits for its outcome and may cancel it (Stop).
 type toolCall struct {
-	id     string
-	cancel context.CancelCauseFunc
-	done   chan struct{}
+	id      string
+	cancel  context.CancelCauseFunc
+	done    chan struct{}
+	started time.Time
+	took    time.Duration
 
 	// Set before done is closed.
 	result    json.RawMessage
@@ -28,6 +30,8 @@ type CallOutcome struct {
 	Result    json.RawMessage `json:"result,omitempty"`
 	Cancelled string          `json:"cancelled,omitempty"`
 	Error     string          `json:"error,omitempty"`
+	// DurationMs is how long the call ran.
+	DurationMs int64 `json:"durationMs"`
 }
 
 type callRegistry struct {
@@ -56,10 +60,11 @@ func (r *callRegistry) get(id string) *toolCall {
 // notifications/cancelled to the server.
 func (r *callRegistry) start(c *conn, l *Launch) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	tc := &toolCall{id: l.CallID, cancel: cancel, done: make(chan struct{})}
+	tc := &toolCall{id: l.CallID, cancel: cancel, done: make(chan struct{}), started: time.Now()}
 	r.put(tc)
 	go func() {
 		defer close(tc.done)
+		defer func() { tc.took = time.Since(tc.started) }()
 		res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: l.Tool.Name, Arguments: l.Arguments})
 		switch {
 		case ctx.Err() != nil:
@@ -90,13 +95,14 @@ func (r *callRegistry) wait(ctx context.Context, id string) (CallOutcome, error)
 	case <-ctx.Done():
 		return CallOutcome{}, ctx.Err()
 	}
+	ms := tc.took.Milliseconds()
 	switch {
 	case tc.cancelled != "":
-		return CallOutcome{Cancelled: tc.cancelled}, nil
+		return CallOutcome{Cancelled: tc.cancelled, DurationMs: ms}, nil
 	case tc.err != nil:
-		return CallOutcome{Error: tc.err.Error()}, nil
+		return CallOutcome{Error: tc.err.Error(), DurationMs: ms}, nil
 	default:
-		return CallOutcome{Result: tc.result}, nil
+		return CallOutcome{Result: tc.result, DurationMs: ms}, nil
 	}
 }
 

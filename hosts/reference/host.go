@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -42,7 +43,7 @@ type Host struct {
 	defects DefectSet
 
 	dlMu      sync.Mutex
-	downloads []download // not yet reported by CheckDownload
+	downloads []*download // not yet reported by CheckDownload
 	dlSignal  chan struct{}
 }
 
@@ -52,6 +53,8 @@ type download struct {
 	Content  string `json:"content"`
 	Size     int    `json:"size"`
 	Error    string `json:"error,omitempty"`
+
+	done chan struct{} // closed when the fields above are final
 }
 
 // New returns the defect-free reference host; Setup starts its backend.
@@ -216,9 +219,27 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 }
 
 func (h *Host) onDownload(d playwright.Download) {
-	dl := download{Filename: d.SuggestedFilename()}
-	// Path waits for the download to finish.
-	if p, err := d.Path(); err != nil {
+	// Recorded as soon as it starts, so that a check for "no download"
+	// sees one at once; its content is filled in when it has finished.
+	dl := &download{Filename: d.SuggestedFilename(), done: make(chan struct{})}
+	h.dlMu.Lock()
+	h.downloads = append(h.downloads, dl)
+	h.dlMu.Unlock()
+	select {
+	case h.dlSignal <- struct{}{}:
+	default:
+	}
+	// SaveAs waits for the download to finish, and unlike Path it also
+	// works with a remote browser (--browser-ws, --cdp).
+	tmp, err := os.MkdirTemp("", "mcpconform-download-")
+	if err != nil {
+		dl.Error = err.Error()
+		close(dl.done)
+		return
+	}
+	defer os.RemoveAll(tmp)
+	p := filepath.Join(tmp, "download")
+	if err := d.SaveAs(p); err != nil {
 		dl.Error = err.Error()
 	} else if b, err := os.ReadFile(p); err != nil {
 		dl.Error = err.Error()
@@ -229,17 +250,11 @@ func (h *Host) onDownload(d playwright.Download) {
 		}
 		dl.Content = string(b)
 	}
-	h.dlMu.Lock()
-	h.downloads = append(h.downloads, dl)
-	h.dlMu.Unlock()
-	select {
-	case h.dlSignal <- struct{}{}:
-	default:
-	}
+	close(dl.done)
 }
 
 // CheckDownload reports the oldest download not reported yet, waiting up to
-// req.TimeoutMs for one.
+// req.TimeoutMs for one to start (and then for it to finish).
 func (h *Host) CheckDownload(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	deadline := time.After(time.Duration(req.TimeoutMs) * time.Millisecond)
 	for {
@@ -248,7 +263,16 @@ func (h *Host) CheckDownload(ctx context.Context, req protocol.Request) (protoco
 			dl := h.downloads[0]
 			h.downloads = h.downloads[1:]
 			h.dlMu.Unlock()
-			b, _ := json.Marshal(dl)
+			out := download{Filename: dl.Filename}
+			select {
+			case <-dl.done:
+				out = *dl
+			case <-time.After(10 * time.Second):
+				out.Error = "the download did not finish within 10 s"
+			case <-ctx.Done():
+				return protocol.Result{}, ctx.Err()
+			}
+			b, _ := json.Marshal(out)
 			return protocol.Result{OK: true, Value: b}, nil
 		}
 		h.dlMu.Unlock()

@@ -265,7 +265,7 @@ type Sampler struct {
 	mu    sync.Mutex
 	base  time.Duration
 	res   Result
-	known map[int]bool
+	known map[int]int // pid → index in res.Seen
 	err   error
 }
 
@@ -276,7 +276,7 @@ func Start(root int, interval time.Duration) (*Sampler, error) {
 
 // Start samples root's tree at once and then every interval until Stop.
 func (fs *FS) Start(root int, interval time.Duration) (*Sampler, error) {
-	s := &Sampler{fs: fs, root: root, interval: interval, now: make(chan chan struct{}), stop: make(chan struct{}), done: make(chan struct{}), known: map[int]bool{}}
+	s := &Sampler{fs: fs, root: root, interval: interval, now: make(chan chan struct{}), stop: make(chan struct{}), done: make(chan struct{}), known: map[int]int{}}
 	first := make(chan error, 1)
 	go s.loop(first)
 	if err := <-first; err != nil {
@@ -361,9 +361,14 @@ func (s *Sampler) add(sm Sample) { // with mu held, or before the loop runs
 	r.PeakRSS = max(r.PeakRSS, sm.RSS)
 	r.PeakProcs = max(r.PeakProcs, len(sm.Procs))
 	for _, p := range sm.Procs {
-		if !s.known[p.PID] {
-			s.known[p.PID] = true
+		i, ok := s.known[p.PID]
+		if !ok {
+			s.known[p.PID] = len(r.Seen)
 			r.Seen = append(r.Seen, Seen{PID: p.PID, Comm: p.Comm, Cmdline: s.fs.Cmdline(p.PID)})
+		} else if r.Seen[i].Comm != p.Comm {
+			// First seen between fork and exec, with its parent's name:
+			// it has exec'd since.
+			r.Seen[i].Comm, r.Seen[i].Cmdline = p.Comm, s.fs.Cmdline(p.PID)
 		}
 	}
 }

@@ -234,3 +234,28 @@ func TestAge(t *testing.T) {
 		}
 	}
 }
+
+// A process first seen between fork and exec carries its parent's name;
+// the sampler records what it became.
+func TestSamplerFollowsExec(t *testing.T) {
+	fs := fakeProc(t)
+	s, err := fs.Start(10, time.Hour)
+	must(t, err)
+	d := filepath.Join(fs.Root, "12")
+	must(t, os.WriteFile(filepath.Join(d, "stat"), []byte("12 (chromium) S 11 1 1 0 -1 0 0 0 0 0 5 5 0 0 20 0 1 0 1 0 0\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(d, "cmdline"), []byte("/usr/lib/chromium/chromium\x00--type=renderer\x00"), 0o644))
+	s.Sample()
+	res, err := s.Stop()
+	must(t, err)
+	var got []string
+	for _, p := range res.Seen {
+		got = append(got, fmt.Sprintf("%d %s %q", p.PID, p.Comm, p.Cmdline))
+	}
+	want := []string{`10 proc 10 "prog --id 10"`, `11 proc 11 "prog --id 11"`, `13 proc 13 "prog --id 13"`, `12 chromium "/usr/lib/chromium/chromium --type=renderer"`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("seen:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if res.Samples != 3 || res.PeakProcs != 4 {
+		t.Errorf("samples %d, peak processes %d", res.Samples, res.PeakProcs)
+	}
+}

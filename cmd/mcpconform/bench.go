@@ -59,6 +59,7 @@ medians of their figures.`,
 			&cli.DurationFlag{Name: "timeout", Value: 15 * time.Minute, Usage: "limit for the whole bench"},
 			&cli.DurationFlag{Name: "app-timeout", Value: 60 * time.Second, Usage: "how long the host may take to show the app"},
 			&cli.StringFlag{Name: "json", Usage: "also write the figures as JSON to `FILE`"},
+			&cli.StringFlag{Name: "reports", Usage: "keep the full run's reports (JUnit, TAP, JSON, Markdown) and evidence in `DIR`"},
 			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH`", EnvVars: []string{"MCPCONFORM_BROWSER"}},
 			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH`", EnvVars: []string{"MCPCONFORM_NODE"}},
 			&cli.StringFlag{Name: "browser-ws", Usage: "use the Playwright browser server at `URL` instead of launching Chromium", EnvVars: []string{"MCPCONFORM_BROWSER_WS"}},
@@ -73,7 +74,7 @@ medians of their figures.`,
 				RoundTrips: c.Int("round-trips"), Evaluates: c.Int("evaluates"),
 				Interval: c.Duration("baseline-interval"), BaselineTrips: c.Int("baseline-round-trips"),
 				FullRun: c.Bool("full-run"), Run: c.StringSlice("run"), SampleEvery: c.Duration("sample-interval"),
-				AppTimeout: c.Duration("app-timeout"),
+				AppTimeout: c.Duration("app-timeout"), Reports: c.String("reports"),
 				Launch: bridge.Options{Paths: bridge.Paths{Browser: c.String("browser"), Node: c.String("node")},
 					Headed: c.Bool("headed"), WSEndpoint: c.String("browser-ws"), CDPURL: c.String("cdp")},
 			}
@@ -115,7 +116,10 @@ type benchOptions struct {
 	Interval, SampleEvery, AppTimeout    time.Duration
 	FullRun                              bool
 	Run                                  []string
-	Launch                               bridge.Options
+	// Reports keeps the full run's reports and evidence in this
+	// directory ("" writes them to a temporary one).
+	Reports string
+	Launch  bridge.Options
 }
 
 func (o benchOptions) validate() error {
@@ -284,8 +288,11 @@ func runBench(ctx context.Context, o benchOptions, logf func(string, ...any)) (*
 	if o.FullRun {
 		fr, err := fullRun(ctx, env, o, phase, since)
 		if fr != nil {
+			// The run ended with its last phase; the phases add up to it
+			// but for the evaluate that reads the host page's load time.
+			end := last
 			sampler.Sample()
-			fr.Usage = usageOf(sampler.Snapshot(), time.Since(t0))
+			fr.Usage = usageOf(sampler.Snapshot(), end.Sub(t0))
 			fr.Phases = phases
 			res.FullRun = fr
 		}
@@ -301,10 +308,15 @@ func runBench(ctx context.Context, o benchOptions, logf func(string, ...any)) (*
 func fullRun(ctx context.Context, env hosts.Env, o benchOptions, phase func(string, time.Duration), since func(string)) (*FullRun, error) {
 	fr := &FullRun{}
 	h := reference.New()
+	teardown := func() error {
+		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		return h.Teardown(tctx)
+	}
 	setupStart := time.Now()
 	sb, err := h.Setup(ctx, env)
 	if err != nil {
-		h.Teardown(context.WithoutCancel(ctx))
+		teardown()
 		return nil, fmt.Errorf("setting up the reference host: %w", err)
 	}
 	setupEnd := time.Now()
@@ -316,11 +328,15 @@ func fullRun(ctx context.Context, env hosts.Env, o benchOptions, phase func(stri
 	} else {
 		phase("host and app ready", setupEnd.Sub(setupStart))
 	}
-	evidence, err := os.MkdirTemp("", "mcpconform-bench-")
-	if err != nil {
-		return nil, err
+	evidence := o.Reports
+	if evidence == "" {
+		tmp, err := os.MkdirTemp("", "mcpconform-bench-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		evidence = tmp
 	}
-	defer os.RemoveAll(evidence)
 	hr := report.HostRun{Host: h.Name(), StartedAt: setupStart, Platform: runtime.GOOS + "/" + runtime.GOARCH, Browser: env.Browser.Version()}
 	hr, err = runner.Drive(ctx, sb, h, runner.Options{
 		Env: env, Selection: runner.Selection{Globs: o.Run}, EvidenceDir: filepath.Join(evidence, "evidence"), Logf: env.Logf,
@@ -330,7 +346,7 @@ func fullRun(ctx context.Context, env hosts.Env, o benchOptions, phase func(stri
 	c := hr.Count()
 	fr.Checks, fr.Passed, fr.Failed, fr.Skipped = len(hr.Cases), c.Passed, c.Failed+c.TimedOut+c.Errored, c.Skipped
 	if err != nil {
-		h.Teardown(context.WithoutCancel(ctx))
+		teardown()
 		return fr, fmt.Errorf("the full run: %w", err)
 	}
 	run := report.Run{Tool: "mcpconform", Version: version, StartedAt: setupStart, Duration: hr.Duration, Hosts: []report.HostRun{hr}}
@@ -343,13 +359,12 @@ func fullRun(ctx context.Context, env hosts.Env, o benchOptions, phase func(stri
 		"summary.md": func(w io.Writer) error { return report.WriteMarkdown(w, run) },
 	} {
 		if err := writeFile(filepath.Join(evidence, name), write); err != nil {
+			teardown()
 			return fr, fmt.Errorf("writing %s: %w", name, err)
 		}
 	}
 	since("reports")
-	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	if err := h.Teardown(tctx); err != nil {
+	if err := teardown(); err != nil {
 		env.Logf("teardown: %v", err)
 	}
 	since("teardown")
@@ -663,7 +678,14 @@ func benchRepeat(c *cli.Context, n int) error {
 	for i := 1; i <= n; i++ {
 		fmt.Fprintf(c.App.Writer, "=== bench run %d of %d (a fresh process)\n", i, n)
 		out := filepath.Join(dir, fmt.Sprintf("run%d.json", i))
-		cmd := exec.CommandContext(c.Context, self, append([]string{"bench", "--json", out}, args...)...)
+		runArgs := []string{"bench", "--json", out}
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a, "--reports="); ok {
+				a = "--reports=" + filepath.Join(v, fmt.Sprintf("run%d", i))
+			}
+			runArgs = append(runArgs, a)
+		}
+		cmd := exec.CommandContext(c.Context, self, runArgs...)
 		cmd.Stdout, cmd.Stderr = c.App.Writer, c.App.ErrWriter
 		if err := cmd.Run(); err != nil {
 			return &exitError{code: ExitInfra, err: fmt.Errorf("bench run %d: %w", i, err)}

@@ -21,12 +21,17 @@ func selftestCommand() *cli.Command {
 		Usage: "prove every check can fail: run the suite against the reference host once per switchable defect and print the mutation score",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "parallel", Value: 2, Usage: "defect runs at once"},
+			&cli.StringFlag{Name: "scope", Value: string(selftest.ScopeFull), Usage: "`full` runs the whole suite under each defect; area runs only the areas of the checks the defect must turn red (faster, what CI runs)"},
 			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH`", EnvVars: []string{"MCPCONFORM_BROWSER"}},
 			&cli.StringFlag{Name: "node", Usage: "Node.js binary `PATH`", EnvVars: []string{"MCPCONFORM_NODE"}},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Int("parallel") < 1 {
 				return usage(fmt.Errorf("--parallel must be at least 1"))
+			}
+			scope := selftest.Scope(c.String("scope"))
+			if scope != selftest.ScopeFull && scope != selftest.ScopeArea {
+				return usage(fmt.Errorf("--scope %q: use full or area", scope))
 			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -49,6 +54,7 @@ func selftestCommand() *cli.Command {
 			s, err := selftest.Run(ctx, tab, selftest.Options{
 				Env:      hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second},
 				Parallel: c.Int("parallel"),
+				Scope:    scope,
 				Progress: func(r selftest.DefectRun) {
 					mark := "ok  "
 					if len(r.Problems) > 0 || r.Err != nil {
@@ -84,8 +90,8 @@ func selftestCommand() *cli.Command {
 			for _, f := range s.FalseFail {
 				fmt.Fprintf(w, "false failure: %s\n", f)
 			}
-			fmt.Fprintf(w, "mutation score: %d/%d checks proven (%.0f%%), %d false failures, %d defects, %s\n",
-				len(s.Proven), s.Checks, 100*s.Score(), len(s.FalseFail), len(s.Runs), time.Since(start).Round(time.Second))
+			fmt.Fprintf(w, "mutation score: %d/%d checks proven (%.0f%%), %d false failures, %d defects, scope %s, %s\n",
+				len(s.Proven), s.Checks, 100*s.Score(), len(s.FalseFail), len(s.Runs), scope, time.Since(start).Round(time.Second))
 			if !s.OK() {
 				return &exitError{code: ExitFailures}
 			}

@@ -68,10 +68,11 @@ type Options struct {
 // Host drives MCP Inspector v2 in a browser page.
 type Host struct {
 	*browserhost.Base
-	opts   Options
-	inst   *instance
-	server string
-	logf   func(string, ...any)
+	browserhost.Downloads // checkDownload: the Inspector saves files from its own page
+	opts                  Options
+	inst                  *instance
+	server                string
+	logf                  func(string, ...any)
 
 	mu      sync.Mutex
 	dialogs []seenDialog // native dialogs shown by the host page
@@ -143,10 +144,11 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		return nil, err
 	}
 	h.inst = inst
-	if err := h.Open(env, playwright.BrowserNewContextOptions{}); err != nil {
+	if err := h.Open(env, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)}); err != nil {
 		return nil, err
 	}
 	h.Page.OnDialog(h.onDialog)
+	h.WatchDownloads(h.Page)
 	timeout := env.AppTimeout
 	if timeout <= 0 {
 		timeout = 60 * time.Second
@@ -385,6 +387,7 @@ func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protoc
 	h.mu.Lock()
 	h.dialogs = nil
 	h.mu.Unlock()
+	h.ForgetDownloads()
 	if r, err := h.Reset(ctx); err != nil || !r.OK {
 		return r, err
 	}

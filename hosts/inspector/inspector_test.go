@@ -63,6 +63,8 @@ var (
 	// Expected failures: each must also be an entry of expectations/inspector.yaml.
 	wantFail = map[string]string{
 		"visibility/model-only-tool-rejected": "received 1 call(s) of the model-only tool model_only_probe",
+		// A MAY the Inspector does not take up.
+		"security/permissions-honoured": "not granted: clipboardWrite (clipboard-write)",
 	}
 	// Honest skips: the Inspector lacks what the check needs.
 	wantSkip = map[string]string{
@@ -73,8 +75,23 @@ var (
 		"model-context/next-turn":         "the host does not advertise hostCapabilities.updateModelContext",
 		"model-context/last-wins":         "the host does not advertise hostCapabilities.updateModelContext",
 		"sampling/create-message":         "the host does not advertise hostCapabilities.sampling",
+		// No agent: nobody calls the probe tools a check asks for.
+		"negotiation/ui-resource-read":           noAgent,
+		"negotiation/legacy-resource-uri":        noAgent,
+		"negotiation/ui-meta-listing-fallback":   noAgent,
+		"negotiation/ui-meta-content-precedence": noAgent,
+		"lifecycle/result-after-delay":           noAgent,
+		"lifecycle/tool-cancelled":               noAgent,
+		"lifecycle/teardown-sent":                noAgent,
+		"lifecycle/teardown-awaited":             noAgent,
+		"lifecycle/request-teardown":             noAgent,
+		"csp/default-restrictive":                noAgent,
 	}
 )
+
+// The skip of a check that needs the agent to call a probe tool: the
+// Inspector does not advertise ui/message.
+const noAgent = "the host does not advertise hostCapabilities.message, so the agent cannot be asked"
 
 // The whole suite against a real Inspector the driver installs and starts:
 // every check ends as reviewed, and no Inspector process outlives Teardown.
@@ -90,8 +107,8 @@ func TestSuiteOnInspector(t *testing.T) {
 	var yamlIDs []string
 	for _, e := range exp {
 		yamlIDs = append(yamlIDs, e.ID)
-		if !strings.HasPrefix(e.Reason, "host bug") && !strings.HasPrefix(e.Reason, "spec ambiguity") {
-			t.Errorf("expectations/inspector.yaml %s: the reason must start with 'host bug' or 'spec ambiguity': %q", e.ID, e.Reason)
+		if !strings.HasPrefix(e.Reason, "host bug") && !strings.HasPrefix(e.Reason, "spec ambiguity") && !strings.HasPrefix(e.Reason, "optional") {
+			t.Errorf("expectations/inspector.yaml %s: the reason must start with 'host bug', 'spec ambiguity' or 'optional': %q", e.ID, e.Reason)
 		}
 	}
 	sort.Strings(yamlIDs)
@@ -263,7 +280,7 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 			t.Fatalf("only %d lifecycle checks ran", len(hr.Cases))
 		}
 		for _, c := range hr.Cases {
-			if c.Status != protocol.StatusPass {
+			if c.Status != protocol.StatusPass && (c.Status != protocol.StatusSkip || wantSkip[c.ID] != noAgent || !strings.Contains(c.Message, noAgent)) {
 				t.Errorf("%s: %s %s", c.ID, c.Status, c.Message)
 			}
 		}

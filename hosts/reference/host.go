@@ -9,10 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
@@ -39,22 +36,9 @@ const (
 // Host drives the reference host in a browser page.
 type Host struct {
 	*browserhost.Base
-	srv     *Server
-	defects DefectSet
-
-	dlMu      sync.Mutex
-	downloads []*download // not yet reported by CheckDownload
-	dlSignal  chan struct{}
-}
-
-// download is one file the browser downloaded from the host page.
-type download struct {
-	Filename string `json:"filename"`
-	Content  string `json:"content"`
-	Size     int    `json:"size"`
-	Error    string `json:"error,omitempty"`
-
-	done chan struct{} // closed when the fields above are final
+	browserhost.Downloads // checkDownload
+	srv                   *Server
+	defects               DefectSet
 }
 
 // New returns the defect-free reference host; Setup starts its backend.
@@ -89,10 +73,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if err := h.Open(env, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)}); err != nil {
 		return nil, err
 	}
-	h.dlSignal = make(chan struct{}, 1)
-	// Event handlers run on playwright-go's dispatch goroutine, and
-	// Download.Path blocks until the file is complete: read it elsewhere.
-	h.Page.OnDownload(func(d playwright.Download) { go h.onDownload(d) })
+	h.WatchDownloads(h.Page)
 	if _, err := h.Page.Goto(srv.HostURL + "/"); err != nil {
 		return nil, fmt.Errorf("opening the reference host page: %w", err)
 	}
@@ -218,74 +199,6 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 	return protocol.Result{OK: true}, nil
 }
 
-func (h *Host) onDownload(d playwright.Download) {
-	// Recorded as soon as it starts, so that a check for "no download"
-	// sees one at once; its content is filled in when it has finished.
-	dl := &download{Filename: d.SuggestedFilename(), done: make(chan struct{})}
-	h.dlMu.Lock()
-	h.downloads = append(h.downloads, dl)
-	h.dlMu.Unlock()
-	select {
-	case h.dlSignal <- struct{}{}:
-	default:
-	}
-	// SaveAs waits for the download to finish, and unlike Path it also
-	// works with a remote browser (--browser-ws, --cdp).
-	tmp, err := os.MkdirTemp("", "mcpconform-download-")
-	if err != nil {
-		dl.Error = err.Error()
-		close(dl.done)
-		return
-	}
-	defer os.RemoveAll(tmp)
-	p := filepath.Join(tmp, "download")
-	if err := d.SaveAs(p); err != nil {
-		dl.Error = err.Error()
-	} else if b, err := os.ReadFile(p); err != nil {
-		dl.Error = err.Error()
-	} else {
-		dl.Size = len(b)
-		if len(b) > 64<<10 {
-			b = b[:64<<10]
-		}
-		dl.Content = string(b)
-	}
-	close(dl.done)
-}
-
-// CheckDownload reports the oldest download not reported yet, waiting up to
-// req.TimeoutMs for one to start (and then for it to finish).
-func (h *Host) CheckDownload(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	deadline := time.After(time.Duration(req.TimeoutMs) * time.Millisecond)
-	for {
-		h.dlMu.Lock()
-		if len(h.downloads) > 0 {
-			dl := h.downloads[0]
-			h.downloads = h.downloads[1:]
-			h.dlMu.Unlock()
-			out := download{Filename: dl.Filename}
-			select {
-			case <-dl.done:
-				out = *dl
-			case <-time.After(10 * time.Second):
-				out.Error = "the download did not finish within 10 s"
-			case <-ctx.Done():
-				return protocol.Result{}, ctx.Err()
-			}
-			b, _ := json.Marshal(out)
-			return protocol.Result{OK: true, Value: b}, nil
-		}
-		h.dlMu.Unlock()
-		select {
-		case <-ctx.Done():
-			return protocol.Result{}, ctx.Err()
-		case <-deadline:
-			return protocol.Result{OK: false, Error: fmt.Sprintf("no download within %d ms", req.TimeoutMs)}, nil
-		case <-h.dlSignal:
-		}
-	}
-}
-
 func firstLine(err error) string {
 	s := err.Error()
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -353,9 +266,7 @@ func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.
 // ResetIsolation closes stray tabs and dialogs, forgets unreported
 // downloads and restores the light theme.
 func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	h.dlMu.Lock()
-	h.downloads = nil
-	h.dlMu.Unlock()
+	h.ForgetDownloads()
 	if r, err := h.Reset(ctx); err != nil || !r.OK {
 		return r, err
 	}

@@ -3,7 +3,9 @@ package selftest_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -82,6 +84,36 @@ func TestScoringCatchesFalseFailuresAndUnproven(t *testing.T) {
 	}
 }
 
+// Under ScopeArea each defect run selects the areas of the checks the table
+// expects it to turn red, and nothing else; the defect-free run is whole.
+func TestAreaScopeSelectsTheDefectsAreas(t *testing.T) {
+	tab := selftest.Table{Red: map[string][]string{
+		"lifecycle/one": {"ping-unanswered"},
+		"errors/two":    {"ping-unanswered"},
+		"context/three": {"hostinfo-missing"},
+	}}
+	var mu sync.Mutex
+	got := map[string]string{}
+	fake := func(_ context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) {
+		mu.Lock()
+		got[fmt.Sprint(h.(*reference.Host).Defects().List())] = strings.Join(o.Selection.Globs, ",")
+		mu.Unlock()
+		return report.HostRun{}, nil
+	}
+	if _, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeArea}); err != nil {
+		t.Fatal(err)
+	}
+	if got["[]"] != "" {
+		t.Errorf("the defect-free run selected %q, want the whole suite", got["[]"])
+	}
+	if got["[ping-unanswered]"] != "errors/*,lifecycle/*" || got["[hostinfo-missing]"] != "context/*" {
+		t.Errorf("selections %v", got)
+	}
+	if _, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: "some"}); err == nil {
+		t.Error("an unknown scope was accepted")
+	}
+}
+
 // TestSelfTest proves every check can fail: under each reference-host
 // defect exactly the checks the table names go red, and every other check
 // stays green.
@@ -107,9 +139,18 @@ func TestSelfTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// CI proves every check with each defect's areas only (a few minutes);
+	// MCPCONFORM_SELFTEST=full runs the whole suite under every defect, as
+	// `mcpconform selftest` does by default.
+	scope := selftest.ScopeArea
+	if os.Getenv("MCPCONFORM_SELFTEST") == "full" {
+		scope = selftest.ScopeFull
+	}
 	start := time.Now()
 	s, err := selftest.Run(ctx, tab, selftest.Options{
-		Env: hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second},
+		Scope:    scope,
+		Parallel: 3,
+		Env:      hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second},
 		Progress: func(r selftest.DefectRun) {
 			t.Logf("%6.1fs %s: %d problem(s)", time.Since(start).Seconds(), r.Defect, len(r.Problems))
 		},
@@ -134,5 +175,5 @@ func TestSelfTest(t *testing.T) {
 			t.Errorf("%s: %s", r.Defect, p)
 		}
 	}
-	t.Logf("mutation score %d/%d", len(s.Proven), s.Checks)
+	t.Logf("mutation score %d/%d (scope %s) in %s", len(s.Proven), s.Checks, scope, time.Since(start).Round(time.Second))
 }

@@ -314,7 +314,9 @@ class AppView {
           "data-testid": "app-frame",
           title,
           // The proxy's permissions as the spec requires (S L475).
-          sandbox: defect("proxy-without-same-origin") ? "allow-scripts allow-forms" : "allow-scripts allow-same-origin allow-forms",
+          // Sandbox flags are inherited: allow-downloads on the View only
+          // takes effect when the proxy has it too.
+          sandbox: (defect("proxy-without-same-origin") ? "allow-scripts allow-forms" : "allow-scripts allow-same-origin allow-forms") + (defect("view-allow-downloads") ? " allow-downloads" : ""),
           src,
         });
     // The proxy can only delegate to the View what it has itself.
@@ -378,7 +380,9 @@ class AppView {
       await this.stop(reason);
       if (this.initialized && !this.broken && !defect("no-teardown-on-close")) {
         const answered = this.request("ui/resource-teardown", { reason }, 5000).catch((e) => log("host", `teardown: ${e instanceof Error ? e.message : String(e)}; removing the View anyway`));
-        if (defect("teardown-not-awaited")) await sleep(50);
+        // The defect leaves the View time to receive the request (and report
+        // it) but not to finish its FLUSH_MS of work and answer.
+        if (defect("teardown-not-awaited")) await sleep(300);
         else await answered;
       }
       this.remove();

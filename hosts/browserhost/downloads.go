@@ -1,0 +1,133 @@
+package browserhost
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/protocol"
+)
+
+// Downloads records the files a page downloads and answers checkDownload.
+// A host type embeds it (and opens its context with AcceptDownloads) to
+// offer the capability; hosts that cannot see their downloads leave it out
+// and the checks that need it skip.
+type Downloads struct {
+	mu      sync.Mutex
+	pending []*Download // not yet reported by CheckDownload
+	signal  chan struct{}
+}
+
+// Download is one file the browser downloaded, as checkDownload reports it.
+type Download struct {
+	Filename string `json:"filename"`
+	Content  string `json:"content"`
+	Size     int    `json:"size"`
+	Error    string `json:"error,omitempty"`
+
+	done chan struct{} // closed when the fields above are final
+}
+
+// maxDownloadContent bounds what a report carries of a file.
+const maxDownloadContent = 64 << 10
+
+// WatchDownloads starts recording page's downloads.
+func (d *Downloads) WatchDownloads(page playwright.Page) {
+	d.mu.Lock()
+	if d.signal == nil {
+		d.signal = make(chan struct{}, 1)
+	}
+	d.mu.Unlock()
+	// Event handlers run on playwright-go's dispatch goroutine, and
+	// SaveAs blocks until the file is complete: read it elsewhere.
+	page.OnDownload(func(dl playwright.Download) { go d.record(dl) })
+}
+
+func (d *Downloads) record(pd playwright.Download) {
+	// Recorded as soon as it starts, so that a check for "no download"
+	// sees one at once; its content is filled in when it has finished.
+	dl := &Download{Filename: pd.SuggestedFilename(), done: make(chan struct{})}
+	d.mu.Lock()
+	d.pending = append(d.pending, dl)
+	sig := d.signal
+	d.mu.Unlock()
+	select {
+	case sig <- struct{}{}:
+	default:
+	}
+	defer close(dl.done)
+	// SaveAs waits for the download to finish, and unlike Path it also
+	// works with a remote browser (--browser-ws, --cdp).
+	tmp, err := os.MkdirTemp("", "mcpconform-download-")
+	if err != nil {
+		dl.Error = err.Error()
+		return
+	}
+	defer os.RemoveAll(tmp)
+	p := filepath.Join(tmp, "download")
+	if err := pd.SaveAs(p); err != nil {
+		dl.Error = err.Error()
+		return
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		dl.Error = err.Error()
+		return
+	}
+	dl.Size = len(b)
+	if len(b) > maxDownloadContent {
+		b = b[:maxDownloadContent]
+	}
+	dl.Content = string(b)
+}
+
+// ForgetDownloads drops downloads not reported yet (resetIsolation).
+func (d *Downloads) ForgetDownloads() {
+	d.mu.Lock()
+	d.pending = nil
+	d.mu.Unlock()
+}
+
+// CheckDownload reports the oldest download not reported yet, waiting up to
+// req.TimeoutMs for one to start (and then for it to finish).
+func (d *Downloads) CheckDownload(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	deadline := time.After(time.Duration(req.TimeoutMs) * time.Millisecond)
+	for {
+		d.mu.Lock()
+		if d.signal == nil {
+			d.mu.Unlock()
+			return protocol.Result{}, fmt.Errorf("checkDownload: the host never called WatchDownloads")
+		}
+		if len(d.pending) > 0 {
+			dl := d.pending[0]
+			d.pending = d.pending[1:]
+			d.mu.Unlock()
+			out := Download{Filename: dl.Filename}
+			select {
+			case <-dl.done:
+				out = *dl
+			case <-time.After(10 * time.Second):
+				out.Error = "the download did not finish within 10 s"
+			case <-ctx.Done():
+				return protocol.Result{}, ctx.Err()
+			}
+			b, _ := json.Marshal(out)
+			return protocol.Result{OK: true, Value: b}, nil
+		}
+		sig := d.signal
+		d.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return protocol.Result{}, ctx.Err()
+		case <-deadline:
+			return protocol.Result{OK: false, Error: fmt.Sprintf("no download within %d ms", req.TimeoutMs)}, nil
+		case <-sig:
+		}
+	}
+}

@@ -19,11 +19,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
@@ -146,7 +148,50 @@ func TestSuiteOnInspector(t *testing.T) {
 			}
 		}
 	}
+	gateWithExpectations(t, hr)
 	assertStopped(t, h)
+}
+
+// gateWithExpectations judges the run as `mcpconform run --expectations
+// expectations/inspector.yaml` does: it must pass, and the same run must
+// fail the gate when an entry is missing (a regression) or names a check
+// that passes (stale).
+func gateWithExpectations(t *testing.T, hr report.HostRun) {
+	t.Helper()
+	path := filepath.Join("..", "..", "expectations", "inspector.yaml")
+	exp, err := baseline.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := report.Run{Hosts: []report.HostRun{hr}}
+	res := baseline.Evaluate(run, exp)
+	if v := res.Verdict(false); v != baseline.Pass {
+		t.Errorf("the run against %s: verdict %s; regressions %v, stale %v", path, v, res.Regressions(), res.Stale())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without the host bug's entry, its failure is a regression.
+	cut := strings.Replace(string(data), "  - id: visibility/model-only-tool-rejected\n", "  - id: visibility/model-only-tool-rejected-gone\n", 1)
+	if cut == string(data) {
+		t.Fatal("expectations/inspector.yaml has no entry for visibility/model-only-tool-rejected")
+	}
+	e2, err := baseline.Parse(path, []byte(cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := baseline.Evaluate(run, e2); r.Verdict(true) != baseline.Fail || len(r.Regressions()) != 1 {
+		t.Errorf("a missing entry: verdict %s, regressions %v", r.Verdict(true), r.Regressions())
+	}
+	// An entry for a check that passes is stale.
+	e3, err := baseline.Parse(path, append(data, []byte("  - id: lifecycle/ping\n    reason: \"host bug: stale on purpose\"\n")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := baseline.Evaluate(run, e3); r.Verdict(false) != baseline.Fail || len(r.Stale()) != 1 || r.Verdict(true) != baseline.Pass {
+		t.Errorf("a stale entry: verdict %s (allow-stale %s), stale %v", r.Verdict(false), r.Verdict(true), r.Stale())
+	}
 }
 
 // The capabilities the suite does not (yet) exercise end to end, on one

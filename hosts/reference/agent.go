@@ -62,15 +62,55 @@ const SuiteTool = "conformance_suite"
 // includes "model" (S L400), from every connected server.
 func (a *Agent) ModelTools() []string {
 	var names []string
+	for _, t := range a.ModelToolInfo() {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// ToolInfo describes one tool the model may see, for the page's tool
+// picker.
+type ToolInfo struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Server is the connection's id ("s0", "s1").
+	Server      string `json:"server"`
+	InputSchema any    `json:"inputSchema,omitempty"`
+	// HasApp is whether the tool has a UI resource (its call shows an app).
+	HasApp bool `json:"hasApp"`
+}
+
+// ModelToolInfo is ModelTools with what a tool picker shows, sorted by
+// name.
+func (a *Agent) ModelToolInfo() []ToolInfo {
+	var out []ToolInfo
 	for _, c := range a.conns {
 		for _, t := range c.allTools() {
 			if slices.Contains(visibility(t), "model") || a.defects["app-only-tools-to-model"] {
-				names = append(names, t.Name)
+				out = append(out, ToolInfo{Name: t.Name, Title: t.Title, Description: t.Description, Server: c.id, InputSchema: t.InputSchema, HasApp: resourceURI(t, a.defects) != ""})
 			}
 		}
 	}
-	sort.Strings(names)
-	return names
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// CallTool calls a model-visible tool by name, as the agent does for "call
+// the tool NAME with arguments {JSON}": the page's tool picker (the user
+// calling a tool directly) takes exactly this path. It answers like Reply.
+func (a *Agent) CallTool(ctx context.Context, name string, args map[string]any) (string, *Launch, error) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	l, text, err := a.launch(ctx, name, args)
+	if err != nil {
+		return "", nil, err
+	}
+	if l == nil {
+		return fmt.Sprintf("Called %s: %s", name, text), nil, nil
+	}
+	return fmt.Sprintf("Calling %s.", name), l, nil
 }
 
 // SetModelContext stores the app's latest model context; only the last
@@ -132,14 +172,7 @@ func (a *Agent) Reply(ctx context.Context, text string) (string, *Launch, error)
 		if err := json.Unmarshal([]byte(m[2]), &args); err != nil {
 			return fmt.Sprintf("I could not read the arguments for %s: %v", m[1], err), nil, nil
 		}
-		l, text, err := a.launch(ctx, m[1], args)
-		if err != nil {
-			return "", nil, err
-		}
-		if l == nil {
-			return fmt.Sprintf("Called %s: %s", m[1], text), nil, nil
-		}
-		return fmt.Sprintf("Calling %s.", m[1]), l, nil
+		return a.CallTool(ctx, m[1], args)
 	case runSuite.MatchString(text):
 		l, _, err := a.launch(ctx, SuiteTool, map[string]any{"nonce": nonce()})
 		if err != nil {

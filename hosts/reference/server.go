@@ -161,6 +161,16 @@ func (s *Server) hostMux() *http.ServeMux {
 	m.HandleFunc("GET /api/model-tools", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, s.Agent.ModelTools())
 	})
+	// The tool picker: the same tools, with what the picker shows, and a
+	// direct call that takes the agent's path (the reply is /api/chat's).
+	m.HandleFunc("GET /api/tools", func(w http.ResponseWriter, r *http.Request) {
+		tools := s.Agent.ModelToolInfo()
+		if tools == nil {
+			tools = []ToolInfo{}
+		}
+		writeJSON(w, tools)
+	})
+	m.HandleFunc("POST /api/tools/call", s.handleToolCall)
 	// The outcome of an agent tool call whose View is shown: blocks until
 	// the call completes or is cancelled.
 	m.HandleFunc("POST /api/call/wait", func(w http.ResponseWriter, r *http.Request) {
@@ -243,6 +253,32 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	reply, launch, err := s.Agent.Reply(r.Context(), req.Text)
+	if err != nil {
+		writeJSON(w, map[string]any{"reply": "Error: " + err.Error()})
+		return
+	}
+	writeJSON(w, map[string]any{"reply": reply, "launch": launch})
+}
+
+// handleToolCall is the user calling a tool from the tool picker:
+// {name, arguments?}, arguments a JSON object.
+func (s *Server) handleToolCall(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil || req.Name == "" {
+		http.Error(w, "a tool call needs {name, arguments?}", http.StatusBadRequest)
+		return
+	}
+	var args map[string]any
+	if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
+		if err := json.Unmarshal(req.Arguments, &args); err != nil {
+			http.Error(w, "arguments must be a JSON object", http.StatusBadRequest)
+			return
+		}
+	}
+	reply, launch, err := s.Agent.CallTool(r.Context(), req.Name, args)
 	if err != nil {
 		writeJSON(w, map[string]any{"reply": "Error: " + err.Error()})
 		return

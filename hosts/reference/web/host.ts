@@ -24,6 +24,16 @@ const DISPLAY_MODES = ["inline", "fullscreen", "pip"];
 
 type Theme = "light" | "dark";
 let theme: Theme = "light";
+// The user's language and region (hostContext.locale); the header's locale
+// control changes it.
+const LOCALES: [string, string][] = [
+  ["en-US", "English (US)"],
+  ["fr-FR", "Français (France)"],
+  ["de-DE", "Deutsch (Deutschland)"],
+  ["ja-JP", "日本語 (日本)"],
+];
+let locale = navigator.language || "en-US";
+const DISPLAY_MODE_LABELS: Record<string, string> = { inline: "Inline", fullscreen: "Fullscreen", pip: "Picture in picture" };
 
 // ---------------------------------------------------------------- layout
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...kids: (Node | string)[]): HTMLElementTagNameMap[K] {
@@ -37,23 +47,49 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const themeBtn = el("button", { "data-testid": "theme-toggle", class: "icon-btn", title: "Toggle theme" }, "Dark mode");
 const newChatBtn = el("button", { "data-testid": "new-conversation", class: "icon-btn", title: "Start a new conversation" }, "New conversation");
-const header = el("header", { class: "topbar" }, el("div", { class: "brand" }, el("span", { class: "logo" }, "◆"), "Reference Host"), el("div", { class: "spacer" }), newChatBtn, themeBtn);
+const localeSelect = el("select", { "data-testid": "locale-select", class: "select", title: "Language and region", "aria-label": "Language and region" });
+const header = el("header", { class: "topbar" }, el("div", { class: "brand" }, el("span", { class: "logo" }, "◆"), "Reference Host"), el("div", { class: "spacer" }), localeSelect, newChatBtn, themeBtn);
 const conversation = el("div", { class: "conversation", "data-testid": "conversation", role: "log" });
 const input = el("textarea", { "data-testid": "composer", rows: "1", placeholder: "Message the agent — try “Run the conformance suite”" });
 const sendBtn = el("button", { "data-testid": "send", class: "send", type: "submit" }, "Send");
-const composer = el("form", { class: "composer" }, input, sendBtn);
-const chat = el("main", { class: "chat" }, conversation, composer);
+const toolsBtn = el("button", { "data-testid": "tool-picker", class: "tools-btn", type: "button", title: "Call one of the model's tools yourself", "aria-haspopup": "dialog", "aria-expanded": "false" }, "Tools");
+const composer = el("form", { class: "composer" }, toolsBtn, input, sendBtn);
+// The tool picker's panel opens above the composer (outside the form, so
+// Enter in its fields never sends a chat message).
+const toolPanel = el("div", { class: "tool-panel", role: "dialog", "aria-label": "Tools", "data-testid": "tool-picker-panel", hidden: "" });
+const chat = el("main", { class: "chat" }, conversation, el("div", { class: "composer-wrap" }, toolPanel, composer));
 const logList = el("ol", { class: "log", "data-testid": "rpc-log" });
 const side = el("aside", { class: "side" }, el("h2", {}, "Protocol log"), logList);
 const dialogs = el("div", { class: "dialogs" });
 document.body.append(header, el("div", { class: "layout" }, chat, side), dialogs);
 
 // ---------------------------------------------------------------- log
-function log(dir: "→ view" | "← view" | "host", msg: unknown): void {
+type LogDir = "→ view" | "← view" | "host";
+const LOG_DIRS: Record<LogDir, string> = { "→ view": "to-view", "← view": "from-view", host: "host" };
+const LOG_SHORT = 400;
+const LOG_FULL = 65536;
+
+// One entry per message. The entry shows the first LOG_SHORT characters
+// (a click shows the whole message); data-message holds the whole message,
+// data-dir its direction and data-call the tool call of the View it was
+// exchanged with.
+function log(dir: LogDir, msg: unknown, call?: string): void {
   const t = new Date();
   const ts = t.toISOString().slice(11, 23);
   const text = typeof msg === "string" ? msg : JSON.stringify(msg);
-  const li = el("li", {}, el("time", {}, ts), el("span", { class: "dir" }, dir), el("code", {}, text.length > 400 ? text.slice(0, 400) + "…" : text));
+  const full = text.length > LOG_FULL ? text.slice(0, LOG_FULL) + "…" : text;
+  const short = text.length > LOG_SHORT ? text.slice(0, LOG_SHORT) + "…" : text;
+  const code = el("code", {}, short);
+  const li = el("li", { "data-dir": LOG_DIRS[dir] }, el("time", {}, ts), el("span", { class: "dir" }, dir), code);
+  li.dataset.message = full;
+  if (call) li.dataset.call = call;
+  if (short !== full) {
+    li.classList.add("long");
+    li.title = "Click to show the whole message";
+    li.addEventListener("click", () => {
+      code.textContent = li.classList.toggle("open") ? full : short;
+    });
+  }
   logList.append(li);
   while (logList.children.length > 500) logList.firstElementChild!.remove();
   logList.scrollTop = logList.scrollHeight;
@@ -81,11 +117,21 @@ async function api<T = any>(path: string, body: unknown): Promise<T> {
   return r.json();
 }
 
-async function userMessage(text: string): Promise<void> {
-  addTurn("user", text);
-  const r = await api<{ reply: string; launch?: Launch | null }>("/api/chat", { text });
+// What /api/chat and /api/tools/call answer: the assistant's reply and,
+// when the tool called has an app, what the page needs to show it.
+interface Reply {
+  reply: string;
+  launch?: Launch | null;
+}
+
+function showReply(r: Reply): void {
   const turn = addTurn("assistant", r.reply);
   if (r.launch) new AppView(r.launch, turn);
+}
+
+async function userMessage(text: string): Promise<void> {
+  addTurn("user", text);
+  showReply(await api<Reply>("/api/chat", { text }));
 }
 
 composer.addEventListener("submit", (ev) => {
@@ -157,6 +203,207 @@ function setTheme(t: Theme): void {
   for (const v of views) v.contextChanged({ theme, styles: styles() });
 }
 themeBtn.addEventListener("click", () => setTheme(theme === "light" ? "dark" : "light"));
+
+// ---------------------------------------------------------------- locale
+// A changed locale reaches every initialized View as a partial
+// host-context-changed; Views initialized later get it in hostContext.
+function localeLabel(tag: string): string {
+  try {
+    return new Intl.DisplayNames([tag], { type: "language" }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
+const localeOptions = LOCALES.some(([tag]) => tag === locale) ? LOCALES : [[locale, localeLabel(locale)] as [string, string], ...LOCALES];
+localeSelect.append(...localeOptions.map(([tag, label]) => el("option", { value: tag }, label)));
+localeSelect.value = locale;
+document.documentElement.lang = locale;
+
+function setLocale(tag: string): void {
+  if (tag === locale) return;
+  locale = tag;
+  document.documentElement.lang = tag;
+  log("host", `locale changed to ${tag}`);
+  for (const v of views) v.contextChanged({ locale });
+}
+localeSelect.addEventListener("change", () => setLocale(localeSelect.value));
+
+// ---------------------------------------------------------------- tool picker
+// The user can call any tool the model may see, with JSON arguments. The
+// call takes the agent's own path (/api/tools/call → Agent.CallTool): a
+// tool with a UI resource shows its app like any agent call.
+interface ToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  server: string;
+  inputSchema?: any;
+  hasApp: boolean;
+}
+
+const toolFilter = el("input", { type: "search", class: "tool-filter", "data-testid": "tool-filter", placeholder: "Search tools", "aria-label": "Search tools", autocomplete: "off" });
+const toolList = el("ul", { class: "tool-list", "data-testid": "tool-list", "aria-label": "Tools the model can call" });
+const toolStatus = el("p", { class: "tool-status" });
+const toolFormName = el("div", { class: "tool-form-name" });
+const toolFormDesc = el("p", { class: "tool-form-desc" });
+const toolArgs = el("textarea", { id: "tool-args", "data-testid": "tool-args", class: "tool-args", rows: "6", spellcheck: "false", placeholder: "{}" });
+const toolArgsError = el("p", { class: "field-error", "data-testid": "tool-args-error", id: "tool-args-error", role: "alert", hidden: "" });
+const toolBack = el("button", { type: "button", "data-testid": "tool-back" }, "Back");
+const toolCallBtn = el("button", { type: "button", class: "primary", "data-testid": "tool-call" }, "Call tool");
+const toolForm = el(
+  "div",
+  { class: "tool-form", "data-testid": "tool-form", hidden: "" },
+  toolFormName,
+  toolFormDesc,
+  el("label", { for: "tool-args", class: "field-label" }, "Arguments (JSON object)"),
+  toolArgs,
+  toolArgsError,
+  el("div", { class: "actions" }, toolBack, toolCallBtn),
+);
+const toolBrowse = el("div", { class: "tool-browse" }, toolFilter, toolList, toolStatus);
+toolPanel.append(el("div", { class: "tool-panel-head" }, el("h3", {}, "Tools"), el("span", { class: "muted" }, "Call a tool the model can use")), toolBrowse, toolForm);
+
+let tools: ToolInfo[] = [];
+let chosenTool: ToolInfo | null = null;
+
+// A starting point for the arguments: the schema's required properties
+// with empty values of their types.
+function argumentSkeleton(schema: any): string {
+  const props = schema && typeof schema === "object" && schema.properties && typeof schema.properties === "object" ? schema.properties : {};
+  const required: string[] = Array.isArray(schema?.required) ? schema.required.filter((k: unknown) => typeof k === "string") : [];
+  if (required.length === 0) return "{}";
+  const empty: Record<string, unknown> = { string: "", number: 0, integer: 0, boolean: false, array: [], object: {} };
+  const skeleton = Object.fromEntries(required.map((k) => [k, empty[props[k]?.type] ?? null]));
+  return JSON.stringify(skeleton, null, 2);
+}
+
+// The arguments as an object, or what is wrong with them.
+function parseArguments(text: string): Record<string, unknown> | string {
+  const t = text.trim();
+  if (t === "") return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(t);
+  } catch (e) {
+    return `Invalid JSON: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return "The arguments must be a JSON object, such as {\"key\": \"value\"}.";
+  return v as Record<string, unknown>;
+}
+
+function renderTools(): void {
+  const q = toolFilter.value.trim().toLowerCase();
+  const shown = tools.filter((t) => !q || t.name.toLowerCase().includes(q) || (t.title ?? "").toLowerCase().includes(q) || (t.description ?? "").toLowerCase().includes(q));
+  toolList.replaceChildren(
+    ...shown.map((t) => {
+      const b = el(
+        "button",
+        { type: "button", class: "tool-option", "data-testid": "tool-option", "data-tool": t.name, "data-server": t.server },
+        el("span", { class: "tool-name" }, t.title && t.title !== t.name ? `${t.title} · ${t.name}` : t.name),
+        ...(t.hasApp ? [el("span", { class: "badge", title: "Shows an app" }, "App")] : []),
+        ...(t.description ? [el("span", { class: "tool-desc" }, t.description)] : []),
+      );
+      b.addEventListener("click", () => chooseTool(t));
+      return el("li", {}, b);
+    }),
+  );
+  toolStatus.textContent = tools.length === 0 ? "No connected server offers the model any tool." : shown.length === 0 ? "No tool matches." : "";
+  toolStatus.hidden = toolStatus.textContent === "";
+}
+
+function showArgsError(msg: string | null): void {
+  toolArgsError.textContent = msg ?? "";
+  toolArgsError.hidden = msg === null;
+  if (msg === null) toolArgs.removeAttribute("aria-invalid");
+  else toolArgs.setAttribute("aria-invalid", "true");
+  if (msg !== null) toolArgs.setAttribute("aria-describedby", "tool-args-error");
+  else toolArgs.removeAttribute("aria-describedby");
+}
+
+function chooseTool(t: ToolInfo | null): void {
+  chosenTool = t;
+  showArgsError(null);
+  toolBrowse.hidden = t !== null;
+  toolForm.hidden = t === null;
+  if (t) {
+    toolFormName.textContent = t.name;
+    toolFormDesc.textContent = t.description ?? "";
+    toolFormDesc.hidden = !t.description;
+    toolArgs.value = argumentSkeleton(t.inputSchema);
+    toolArgs.focus();
+  } else {
+    toolFilter.focus();
+  }
+}
+
+async function openToolPicker(): Promise<void> {
+  toolPanel.hidden = false;
+  toolsBtn.setAttribute("aria-expanded", "true");
+  chooseTool(null);
+  toolStatus.textContent = "Loading tools…";
+  toolStatus.hidden = false;
+  try {
+    const r = await fetch("/api/tools");
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    tools = (await r.json()) as ToolInfo[];
+  } catch (e) {
+    tools = [];
+    toolList.replaceChildren();
+    toolStatus.textContent = `Could not load the tools: ${e instanceof Error ? e.message : String(e)}`;
+    return;
+  }
+  renderTools();
+}
+
+function closeToolPicker(): void {
+  toolPanel.hidden = true;
+  toolsBtn.setAttribute("aria-expanded", "false");
+  chosenTool = null;
+}
+
+async function callToolDirectly(t: ToolInfo, args: Record<string, unknown>): Promise<void> {
+  addTurn("user", Object.keys(args).length > 0 ? `Run ${t.name} ${JSON.stringify(args)}` : `Run ${t.name}`).classList.add("tool-run");
+  try {
+    showReply(await api<Reply>("/api/tools/call", { name: t.name, arguments: args }));
+  } catch (e) {
+    addTurn("assistant", `Error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function submitToolCall(): void {
+  const t = chosenTool;
+  if (!t) return;
+  const args = parseArguments(toolArgs.value);
+  if (typeof args === "string") {
+    showArgsError(args);
+    toolArgs.focus();
+    return;
+  }
+  closeToolPicker();
+  void callToolDirectly(t, args);
+}
+
+toolsBtn.addEventListener("click", () => (toolPanel.hidden ? void openToolPicker() : closeToolPicker()));
+toolFilter.addEventListener("input", renderTools);
+toolBack.addEventListener("click", () => chooseTool(null));
+toolCallBtn.addEventListener("click", submitToolCall);
+toolArgs.addEventListener("input", () => showArgsError(null));
+toolArgs.addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+    ev.preventDefault();
+    submitToolCall();
+  }
+});
+toolPanel.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape") {
+    ev.stopPropagation();
+    closeToolPicker();
+    toolsBtn.focus();
+  }
+});
+document.addEventListener("mousedown", (ev) => {
+  if (!toolPanel.hidden && ev.target instanceof Node && !toolPanel.contains(ev.target) && !toolsBtn.contains(ev.target)) closeToolPicker();
+});
 
 // ---------------------------------------------------------------- permissions
 // _meta.ui.permissions → Permission Policy features for the iframes' allow
@@ -281,6 +528,7 @@ class AppView {
   readonly card: HTMLElement;
   private readonly stopBtn: HTMLButtonElement;
   private readonly closeBtn: HTMLButtonElement;
+  private readonly modeSelect: HTMLSelectElement;
   private initialized = false;
   private appCapabilities: any = {};
   private broken = false;
@@ -293,6 +541,11 @@ class AppView {
   private outcomeSent = false;
   private closing: Promise<void> | null = null;
   private removed = false;
+  // The containerDimensions the View last heard (JSON), in ui/initialize's
+  // hostContext or a host-context-changed; resizes are debounced.
+  private dims = "";
+  private dimsTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly resizeObserver = new ResizeObserver(() => this.scheduleDimensions());
   // Settles once the tool call has ended and its outcome reached the View
   // (or could not).
   private readonly callEnded: Promise<void>;
@@ -323,17 +576,22 @@ class AppView {
     if (allow) this.frame.setAttribute("allow", allow);
     this.stopBtn = el("button", { "data-testid": "tool-stop", class: "card-btn", title: "Stop the tool call" }, "Stop");
     this.closeBtn = el("button", { "data-testid": "view-close", class: "card-btn", title: "Close the app", "aria-label": "Close" }, "✕");
+    // Offered once the View has declared its display modes and is
+    // initialized (see offerDisplayModes).
+    this.modeSelect = el("select", { "data-testid": "display-mode", class: "card-select", title: "Display mode", "aria-label": "Display mode", hidden: "" });
     this.stopBtn.addEventListener("click", () => void this.stop("The user pressed Stop"));
     this.closeBtn.addEventListener("click", () => void this.close("The user closed the app"));
+    this.modeSelect.addEventListener("change", () => this.userDisplayMode(this.modeSelect.value));
     this.card = el(
       "div",
       { class: "app-card", "data-testid": "app-card", "data-mode": "inline", "data-tool": launch.tool.name, "data-call": launch.callId },
-      el("div", { class: "app-title" }, el("span", { class: "app-name" }, `App · ${launch.tool.name}`), el("span", { class: "spacer" }), this.stopBtn, this.closeBtn),
+      el("div", { class: "app-title" }, el("span", { class: "app-name" }, `App · ${launch.tool.name}`), el("span", { class: "spacer" }), this.modeSelect, this.stopBtn, this.closeBtn),
       this.frame,
     );
     followConversation(() => after.after(this.card));
     views.add(this);
     window.addEventListener("message", this.onMessage);
+    this.resizeObserver.observe(this.frame);
     this.callEnded = this.awaitCall();
   }
 
@@ -382,7 +640,7 @@ class AppView {
         const answered = this.request("ui/resource-teardown", { reason }, 5000).catch((e) => log("host", `teardown: ${e instanceof Error ? e.message : String(e)}; removing the View anyway`));
         // The defect leaves the View time to receive the request (and report
         // it) but not to finish its FLUSH_MS of work and answer.
-        if (defect("teardown-not-awaited")) await sleep(300);
+        if (defect("teardown-not-awaited")) await sleep(500);
         else await answered;
       }
       this.remove();
@@ -394,6 +652,8 @@ class AppView {
     if (this.removed) return;
     this.removed = true;
     window.removeEventListener("message", this.onMessage);
+    this.resizeObserver.disconnect();
+    clearTimeout(this.dimsTimer);
     for (const [, settle] of this.pending) settle({ jsonrpc: "2.0", error: { code: -32000, message: "View removed" } });
     this.pending.clear();
     this.card.remove();
@@ -407,7 +667,7 @@ class AppView {
   }
 
   send(msg: any): void {
-    log("→ view", msg);
+    log("→ view", msg, this.launch.callId);
     this.post(msg);
   }
 
@@ -436,16 +696,80 @@ class AppView {
     if (this.initialized) this.notify("ui/notifications/host-context-changed", partial);
   }
 
+  // ---- display modes --------------------------------------------------------
+  // Switches the layout and announces the new mode with a partial
+  // host-context-changed: one path for the View's ui/request-display-mode
+  // and the user's display-mode control.
+  private setDisplayMode(mode: string): void {
+    if (mode === this.displayMode) return;
+    this.displayMode = mode;
+    this.card.dataset.mode = mode;
+    this.offerDisplayModes();
+    if (!defect("no-context-changed-on-display-mode")) this.contextChanged({ displayMode: mode });
+  }
+
+  // The modes the user may pick: the host's that the View declared (S
+  // L786: never one it did not; a View that declared none stays inline).
+  private offeredDisplayModes(): string[] {
+    const declared: unknown = this.appCapabilities?.availableDisplayModes;
+    const offered = DISPLAY_MODES.filter((m) => Array.isArray(declared) && declared.includes(m));
+    return offered.includes(this.displayMode) ? offered : [this.displayMode, ...offered];
+  }
+
+  private offerDisplayModes(): void {
+    const modes = this.offeredDisplayModes();
+    this.modeSelect.replaceChildren(...modes.map((m) => el("option", { value: m }, DISPLAY_MODE_LABELS[m] ?? m)));
+    this.modeSelect.value = this.displayMode;
+    this.modeSelect.hidden = !this.initialized || modes.length < 2;
+  }
+
+  private userDisplayMode(mode: string): void {
+    if (!this.initialized || !this.offeredDisplayModes().includes(mode)) {
+      this.modeSelect.value = this.displayMode;
+      return;
+    }
+    if (mode !== this.displayMode) log("host", `the user switched ${this.launch.tool.name} to ${mode}`);
+    this.setDisplayMode(mode);
+  }
+
+  // ---- container dimensions -------------------------------------------------
+  // Inline, the width is fixed and the height flexible (size-changed, up to
+  // maxHeight); fullscreen and pip fix both.
+  private containerDimensions(): Record<string, number> {
+    if (defect("container-dimensions-both")) return { height: 420, maxHeight: 6000, width: 640 };
+    const r = this.frame.getBoundingClientRect();
+    const width = Math.round(r.width) || 640;
+    if (this.displayMode === "inline") return { maxHeight: 6000, width };
+    return { height: Math.round(r.height) || 420, width };
+  }
+
+  // The container changed size (the window, the layout, the display mode):
+  // once it has settled, an initialized View hears the new dimensions, and
+  // only when they differ from what it was told.
+  private scheduleDimensions(): void {
+    clearTimeout(this.dimsTimer);
+    this.dimsTimer = setTimeout(() => this.announceDimensions(), 150);
+  }
+
+  private announceDimensions(): void {
+    if (!this.initialized || this.removed) return;
+    const d = this.containerDimensions();
+    const json = JSON.stringify(d);
+    if (json === this.dims) return;
+    this.dims = json;
+    this.contextChanged({ containerDimensions: d });
+  }
+
   private hostContext(): Record<string, unknown> {
+    const containerDimensions = this.containerDimensions();
+    this.dims = JSON.stringify(containerDimensions);
     return {
       theme,
       styles: styles(),
       displayMode: defect("display-mode-unavailable") ? "maximized" : this.displayMode,
       availableDisplayModes: DISPLAY_MODES,
-      containerDimensions: defect("container-dimensions-both")
-        ? { height: 420, maxHeight: 6000, width: 640 }
-        : { maxHeight: 6000, width: Math.round(this.frame.getBoundingClientRect().width) || 640 },
-      locale: navigator.language || "en-US",
+      containerDimensions,
+      locale,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       userAgent: `${config.hostName}/${config.version}`,
       platform: "web",
@@ -491,7 +815,7 @@ class AppView {
       });
       return;
     }
-    log("← view", msg);
+    log("← view", msg, this.launch.callId);
     if (this.broken) return;
     const malformed = ("method" in msg && typeof msg.method !== "string") || ("id" in msg && !["string", "number"].includes(typeof msg.id));
     if (malformed) {
@@ -525,6 +849,7 @@ class AppView {
       switch (msg.method) {
         case "ui/initialize": {
           this.appCapabilities = p.appCapabilities ?? {};
+          this.offerDisplayModes();
           let v = SUPPORTED_VERSIONS.includes(p.protocolVersion) ? p.protocolVersion : SUPPORTED_VERSIONS[0];
           if (defect("protocol-version-wrong")) v = "0.1";
           const info = { name: config.hostName, version: config.version };
@@ -634,11 +959,7 @@ class AppView {
           // with the resulting mode, the current one when refused (L787-788).
           const declared: string[] | undefined = this.appCapabilities?.availableDisplayModes;
           const allowed = DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted"));
-          if (allowed && want !== this.displayMode) {
-            this.displayMode = want;
-            this.card.dataset.mode = want;
-            if (!defect("no-context-changed-on-display-mode")) this.contextChanged({ displayMode: want });
-          }
+          if (allowed && want !== this.displayMode) this.setDisplayMode(want);
           if (defect("display-mode-invalid-result")) return this.reply(msg.id, { mode: "maximized" });
           return this.reply(msg.id, { mode: this.displayMode });
         }
@@ -699,6 +1020,10 @@ class AppView {
         }
         this.sendToolInput();
         this.deliverOutcome();
+        // The user's controls for this View, and any resize since
+        // ui/initialize.
+        this.offerDisplayModes();
+        this.scheduleDimensions();
         return;
       case "ui/notifications/size-changed": {
         // Flexible height: the View drives it, up to maxHeight (S L718).

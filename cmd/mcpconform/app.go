@@ -624,8 +624,15 @@ func soakFigures() string {
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	fds, _ := os.ReadDir("/proc/self/fd")
-	return fmt.Sprintf("goroutines=%d fds=%d children=%d heap_inuse_mb=%.1f rss_mb=%.1f",
-		runtime.NumGoroutine(), len(fds), len(descendants(os.Getpid())), float64(ms.HeapInuse)/(1<<20), float64(selfRSS())/(1<<20))
+	kids := descendants(os.Getpid())
+	// The children's RSS (driver, browser, renderers) double-counts shared
+	// pages, but a leak in the browser shows as growth here.
+	var tree int64
+	for _, p := range kids {
+		tree += rssOf(fmt.Sprintf("/proc/%d/status", p))
+	}
+	return fmt.Sprintf("goroutines=%d fds=%d children=%d heap_inuse_mb=%.1f rss_mb=%.1f children_rss_mb=%.0f",
+		runtime.NumGoroutine(), len(fds), len(kids), float64(ms.HeapInuse)/(1<<20), float64(selfRSS())/(1<<20), float64(tree)/(1<<20))
 }
 
 // descendants lists the live processes below pid (Linux /proc).
@@ -661,8 +668,11 @@ func descendants(pid int) []int {
 	return out
 }
 
-func selfRSS() int64 {
-	b, err := os.ReadFile("/proc/self/status")
+func selfRSS() int64 { return rssOf("/proc/self/status") }
+
+// rssOf reads VmRSS from a /proc/<pid>/status file (0 when unreadable).
+func rssOf(status string) int64 {
+	b, err := os.ReadFile(status)
 	if err != nil {
 		return 0
 	}

@@ -200,6 +200,27 @@ func (s *Suite) Resolve(ctx context.Context, seq int, r protocol.Result) (bool, 
 	return ok, err
 }
 
+// ResolveAndPoll answers the parked request seq and long-polls in the same
+// evaluate, so a dispatch round trip costs one trip to the page, not two
+// (resolve, then poll). It reports whether the suite took the result and
+// its next change; the Poll is nil when the page has no resolveAndPoll (an
+// older suite), and the caller polls as before.
+func (s *Suite) ResolveAndPoll(ctx context.Context, seq int, r protocol.Result, wait time.Duration) (bool, *protocol.Poll, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return false, nil, err
+	}
+	lit, _ := json.Marshal(string(b))
+	var rp struct {
+		Accepted bool           `json:"accepted"`
+		Poll     *protocol.Poll `json:"poll"`
+	}
+	expr := fmt.Sprintf(`(typeof %[1]s.resolveAndPoll === "function" ? %[1]s.resolveAndPoll(%[2]d, JSON.parse(%[3]s), %[4]d) : ({accepted: %[1]s.resolve(%[2]d, JSON.parse(%[3]s)), poll: null}))`,
+		ch, seq, lit, wait.Milliseconds())
+	err = s.call(ctx, expr, &rp)
+	return rp.Accepted, rp.Poll, err
+}
+
 // Trigger reports the trigger button's geometry and the frame's activation.
 func (s *Suite) Trigger(ctx context.Context) (protocol.TriggerInfo, error) {
 	var t protocol.TriggerInfo

@@ -24,6 +24,13 @@ type SuiteBridge interface {
 	Resolve(ctx context.Context, seq int, r protocol.Result) (bool, error)
 }
 
+// ResolvePoller is a SuiteBridge that can answer a request and long-poll in
+// one trip to the page, halving the dispatch round trip. A nil Poll means
+// the page could not (an older suite): poll as usual.
+type ResolvePoller interface {
+	ResolveAndPoll(ctx context.Context, seq int, r protocol.Result, wait time.Duration) (bool, *protocol.Poll, error)
+}
+
 // Env is what the runner gives a host to set itself up with.
 type Env struct {
 	Browser *bridge.Browser

@@ -260,6 +260,13 @@ type Poll struct {
 	HostContext      json.RawMessage `json:"hostContext,omitempty"`
 }
 
+// ResolvedPoll is what resolveAndPoll() returns: whether the suite took the
+// result, and its next change as Poll reports it.
+type ResolvedPoll struct {
+	Accepted bool `json:"accepted"`
+	Poll     Poll `json:"poll"`
+}
+
 // TriggerInfo is what trigger() returns: where the suite's trigger button is
 // in the app frame's viewport, whether the pointer has reached it, and the
 // frame's user-activation state.

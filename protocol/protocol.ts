@@ -123,14 +123,25 @@ export interface TriggerInfo {
   isActive: boolean;
 }
 
+// What resolveAndPoll() answers: whether the result was taken (false when
+// the test stopped waiting for it) and the next change, as poll() returns it.
+export interface ResolvedPoll {
+  accepted: boolean;
+  poll: Poll;
+}
+
 // The channel the suite installs on window[CHANNEL]. poll() is a long-poll:
 // it settles as soon as something changes (a request is parked, a test
 // finishes) or after waitMs at most, so the runner reacts in about one
-// evaluate rather than a fixed interval.
+// evaluate rather than a fixed interval. resolveAndPoll() answers a request
+// and long-polls in the same evaluate: the resolve's own change (the slot
+// emptied) is not reported, so the poll settles on the next request or
+// verdict, and a round trip costs one trip to the page instead of two.
 export interface Channel {
   listTests(): SuiteList;
   start(filter: string[] | null): boolean;
   poll(waitMs?: number): Promise<Poll>;
   resolve(seq: number, result: CapabilityResult): boolean;
+  resolveAndPoll(seq: number, result: CapabilityResult, waitMs?: number): Promise<ResolvedPoll>;
   trigger(): TriggerInfo;
 }

@@ -137,6 +137,7 @@ func TestInterfacesAgree(t *testing.T) {
 		{"TestResult", TestResult{}},
 		{"SuiteList", SuiteList{}},
 		{"Poll", Poll{}},
+		{"ResolvedPoll", ResolvedPoll{}},
 		{"TriggerInfo", TriggerInfo{}},
 	} {
 		if got, want := sorted(tsInterfaceFields(t, c.name)), sorted(jsonFields(c.v)); !slices.Equal(got, want) {

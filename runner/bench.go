@@ -71,7 +71,8 @@ type RoundTrips struct {
 	// in the suite, in milliseconds, in order.
 	MS []float64
 	// Wall is start → the diagnostic's verdict seen by the runner; Polls
-	// how many polls the runner made meanwhile.
+	// how many polls the runner made meanwhile (a resolve that long-polled
+	// in the same evaluate counts as one).
 	Wall  time.Duration
 	Polls int
 }
@@ -123,13 +124,20 @@ func MeasureRoundTrips(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, 
 		return res, fmt.Errorf("starting %s: %w", DiagRoundTrip, err)
 	}
 	instance, lastSeq := "", 0
+	var next *protocol.Poll
 	for {
 		wait := o.PollWait
 		if o.Policy == FixedInterval {
 			wait = 0
 		}
-		p, err := sb.Poll(ctx, wait)
-		res.Polls++
+		var p protocol.Poll
+		var err error
+		if next != nil {
+			p, next = *next, nil
+		} else {
+			p, err = sb.Poll(ctx, wait)
+			res.Polls++
+		}
 		if err != nil {
 			return res, fmt.Errorf("polling %s: %w", DiagRoundTrip, err)
 		}
@@ -144,8 +152,23 @@ func MeasureRoundTrips(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, 
 		}
 		if p.Request != nil && p.Request.Seq > lastSeq {
 			lastSeq = p.Request.Seq
-			if _, err := sb.Resolve(ctx, lastSeq, hosts.Dispatch(ctx, h, *p.Request)); err != nil {
-				return res, fmt.Errorf("resolving request %d: %w", lastSeq, err)
+			r := hosts.Dispatch(ctx, h, *p.Request)
+			if o.Policy == FixedInterval {
+				// The baseline resolves and polls separately, as the
+				// TypeScript runner does.
+				if _, err := sb.Resolve(ctx, lastSeq, r); err != nil {
+					return res, fmt.Errorf("resolving request %d: %w", lastSeq, err)
+				}
+			} else {
+				np, err := answer(ctx, sb, lastSeq, r, wait)
+				if err != nil {
+					return res, fmt.Errorf("resolving request %d: %w", lastSeq, err)
+				}
+				// One evaluate both resolved and long-polled: count it as a poll.
+				next = np
+				if np != nil {
+					res.Polls++
+				}
 			}
 		}
 		if o.Policy == FixedInterval {

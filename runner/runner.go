@@ -314,11 +314,19 @@ func (d *driver) phase(ids []string, retry bool) error {
 	instance, running := "", ""
 	remounts, lastSeq, malformed := 0, 0, 0
 	lastProgress, progressKey := time.Now(), ""
+	// next is the suite's change that came back with the last resolve.
+	var next *protocol.Poll
 	for {
 		if err := d.ctx.Err(); err != nil {
 			return err
 		}
-		p, err := d.sb.Poll(d.ctx, d.o.PollWait)
+		var p protocol.Poll
+		var err error
+		if next != nil {
+			p, next = *next, nil
+		} else {
+			p, err = d.sb.Poll(d.ctx, d.o.PollWait)
+		}
 		if err != nil && errors.Is(err, bridge.ErrMalformed) {
 			// A garbled answer can be a one-off (a page mid-reload); a page
 			// that keeps answering garbage cannot be judged.
@@ -385,12 +393,14 @@ func (d *driver) phase(ids []string, retry bool) error {
 		if p.Request != nil && p.Request.Seq > lastSeq {
 			lastSeq = p.Request.Seq
 			res := hosts.Dispatch(d.ctx, d.h, *p.Request)
-			if _, err := d.sb.Resolve(d.ctx, p.Request.Seq, res); err != nil {
+			np, err := answer(d.ctx, d.sb, p.Request.Seq, res, d.o.PollWait)
+			if err != nil {
 				if d.ctx.Err() != nil {
 					return d.ctx.Err()
 				}
 				return &InfraError{Step: describe("resolving "+string(p.Request.Kind), p), Err: errors.Join(ErrSuiteLost, err)}
 			}
+			next = np
 			lastProgress = time.Now()
 		}
 		key := fmt.Sprintf("%s|%d|%d", p.RunningID, len(d.results), lastSeq)
@@ -400,6 +410,24 @@ func (d *driver) phase(ids []string, retry bool) error {
 			return &InfraError{Step: describe("waiting for the suite", p), Err: fmt.Errorf("%w: no progress for %s", ErrStalled, d.o.Stall)}
 		}
 	}
+}
+
+// answer resolves request seq with res. When the bridge can, it long-polls
+// in the same trip to the page and returns the suite's next change, which
+// the caller uses instead of polling again; nil means poll as usual (also
+// when that part of the answer was malformed: the regular poll that follows
+// judges the page).
+func answer(ctx context.Context, sb hosts.SuiteBridge, seq int, res protocol.Result, wait time.Duration) (*protocol.Poll, error) {
+	rp, ok := sb.(hosts.ResolvePoller)
+	if !ok {
+		_, err := sb.Resolve(ctx, seq, res)
+		return nil, err
+	}
+	_, p, err := rp.ResolveAndPoll(ctx, seq, res, wait)
+	if errors.Is(err, bridge.ErrMalformed) {
+		return nil, nil
+	}
+	return p, err
 }
 
 // record keeps one verdict, collects evidence and reports it live.

@@ -30,6 +30,7 @@ type fakeSuite struct {
 	results  []protocol.TestResult
 	stallAt  string // test id at which the suite stops moving
 	resolved []int
+	polls    int // calls of Poll
 }
 
 func newFake(script map[string][]protocol.Request, ids ...string) *fakeSuite {
@@ -82,7 +83,14 @@ func (f *fakeSuite) advance() {
 	}
 }
 
-func (f *fakeSuite) Poll(context.Context, time.Duration) (protocol.Poll, error) {
+func (f *fakeSuite) Poll(ctx context.Context, wait time.Duration) (protocol.Poll, error) {
+	f.mu.Lock()
+	f.polls++
+	f.mu.Unlock()
+	return f.snapshot()
+}
+
+func (f *fakeSuite) snapshot() (protocol.Poll, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.advance()
@@ -106,6 +114,24 @@ func (f *fakeSuite) Resolve(_ context.Context, seq int, r protocol.Result) (bool
 	f.resolved = append(f.resolved, seq)
 	f.pending = nil
 	return true, nil
+}
+
+// combinedFake also answers and long-polls in one call, as bridge.Suite
+// does; noPoll makes it answer without the poll, as an older suite page.
+type combinedFake struct {
+	*fakeSuite
+	noPoll   bool
+	combined int
+}
+
+func (c *combinedFake) ResolveAndPoll(ctx context.Context, seq int, r protocol.Result, _ time.Duration) (bool, *protocol.Poll, error) {
+	ok, err := c.Resolve(ctx, seq, r)
+	c.combined++
+	if err != nil || c.noPoll {
+		return ok, nil, err
+	}
+	p, err := c.snapshot()
+	return ok, &p, err
 }
 
 // fakeHost supports clickTrigger only, and counts calls.
@@ -481,6 +507,44 @@ func TestParseShard(t *testing.T) {
 	for _, bad := range []string{"", "0/4", "5/4", "1/0", "a/b", "1/4x", "-1/4", "1 /4"} {
 		if _, err := ParseShard(bad); err == nil {
 			t.Errorf("%q: want an error", bad)
+		}
+	}
+}
+
+func TestResolveAndPollSavesAPollPerRequest(t *testing.T) {
+	script := map[string][]protocol.Request{
+		"a/click": {{Kind: protocol.KindClickTrigger}, {Kind: protocol.KindClickTrigger}, {Kind: protocol.KindClickTrigger}},
+		"a/theme": {{Kind: protocol.KindToggleTheme, To: "dark"}},
+		"a/plain": nil,
+	}
+	ids := []string{"a/click", "a/theme", "a/plain"}
+	want := map[string]protocol.Status{"a/click": "PASS", "a/theme": "SKIP", "a/plain": "PASS"}
+
+	plain := newFake(script, ids...)
+	if _, err := drive(t, plain, &fakeHost{}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, noPoll := range []bool{false, true} {
+		c := &combinedFake{fakeSuite: newFake(script, ids...), noPoll: noPoll}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		hr, err := Drive(ctx, c, &fakeHost{}, Options{}, report.HostRun{Host: "fake"})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, st := range want {
+			if statuses(hr)[id] != st {
+				t.Errorf("noPoll=%v: %s is %s, want %s", noPoll, id, statuses(hr)[id], st)
+			}
+		}
+		if fmt.Sprint(c.resolved) != "[1 2 3 4]" || c.combined != 4 {
+			t.Errorf("noPoll=%v: resolved %v through %d combined calls, want 1..4 through 4", noPoll, c.resolved, c.combined)
+		}
+		switch {
+		case noPoll && c.polls != plain.polls:
+			t.Errorf("a page without resolveAndPoll must be polled as before: %d polls, plain runner %d", c.polls, plain.polls)
+		case !noPoll && c.polls != plain.polls-4:
+			t.Errorf("each combined answer must replace one poll: %d polls, plain runner %d, 4 requests", c.polls, plain.polls)
 		}
 	}
 }

@@ -32,5 +32,16 @@ func TestSoakDoesNotGrow(t *testing.T) {
 	if num(last[5]) > 2*num(first[5])+8 {
 		t.Errorf("heap grew from %s MB to %s MB", first[5], last[5])
 	}
+	// The browser's memory moves with garbage collection; a leaked page or
+	// context per run (hundreds of MB over a few runs) must not pass.
+	crss := regexp.MustCompile(`children_rss_mb=(\d+)`)
+	lines := regexp.MustCompile(`soak \d+/\d+: [^\n]*`).FindAllString(stderr, -1)
+	c0, c1 := crss.FindStringSubmatch(lines[1]), crss.FindStringSubmatch(lines[n-1])
+	if c0 == nil || c1 == nil {
+		t.Fatalf("soak lines without children_rss_mb:\n%s", stderr)
+	}
+	if num(c1[1]) > 1.5*num(c0[1])+150 {
+		t.Errorf("the child processes' RSS grew from %s MB to %s MB over %d runs", c0[1], c1[1], n-2)
+	}
 	t.Logf("soak figures:\n%s", stderr)
 }

@@ -362,7 +362,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "tap", Usage: "write TAP version 14 to `FILE` (- for stdout) [MCPCONFORM_TAP]"},
 			&cli.StringSliceFlag{Name: "run", Usage: "run only tests whose id matches `GLOB` (repeatable, e.g. 'visibility/*') [MCPCONFORM_RUN]"},
 			&cli.BoolFlag{Name: "headed", Usage: "show the browser window [MCPCONFORM_HEADED]"},
-			&cli.DurationFlag{Name: "timeout", Usage: "limit for the whole run [MCPCONFORM_TIMEOUT]", Value: 10 * time.Minute},
+			&cli.DurationFlag{Name: "timeout", Usage: "limit for the whole run (with --repeat N, for each of the N passes) [MCPCONFORM_TIMEOUT]", Value: 10 * time.Minute},
 			&cli.DurationFlag{Name: "app-timeout", Usage: "how long the host may take to show the app [MCPCONFORM_APP_TIMEOUT]", Value: 60 * time.Second},
 			&cli.DurationFlag{Name: "stall", Usage: "declare the suite stalled after this long without progress [MCPCONFORM_STALL]", Value: 2 * time.Minute},
 			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
@@ -398,13 +398,21 @@ func runCommand() *cli.Command {
 	}
 }
 
+// runLimit is how long a whole run may take: --timeout bounds one pass of
+// the suite, so a soak of --repeat N passes gets N times as long (a default
+// meant for one pass would otherwise cut a soak short).
+func runLimit(cfg Config) time.Duration {
+	n := max(cfg.Repeat, 1)
+	return cfg.Timeout * time.Duration(n)
+}
+
 func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(cc.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sig)
-	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, runLimit(cfg))
 	defer cancel()
 
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "mcpconform: "+format+"\n", args...) }
@@ -523,6 +531,9 @@ func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, s
 	case errors.Is(runErr, runner.ErrNoTests):
 		return &exitError{code: ExitNoTests, err: fmt.Errorf("%w (--run %q)", runErr, cfg.Run)}
 	case errors.Is(runErr, context.DeadlineExceeded):
+		if cfg.Repeat > 1 {
+			return &exitError{code: ExitInfra, err: fmt.Errorf("the run exceeded --timeout %s × --repeat %d = %s", cfg.Timeout, cfg.Repeat, runLimit(cfg))}
+		}
 		return &exitError{code: ExitInfra, err: fmt.Errorf("the run exceeded --timeout %s", cfg.Timeout)}
 	case runErr != nil:
 		var ee *exitError

@@ -188,16 +188,24 @@ func (s *Suite) Poll(ctx context.Context, wait time.Duration) (protocol.Poll, er
 // Resolve answers the parked request seq. It reports false when the suite
 // no longer waits for it (the test timed out meanwhile).
 func (s *Suite) Resolve(ctx context.Context, seq int, r protocol.Result) (bool, error) {
-	b, err := json.Marshal(r)
+	lit, err := resultLiteral(r)
 	if err != nil {
 		return false, err
 	}
-	// The result travels as a JSON string literal parsed in the page, never
-	// as script text.
-	lit, _ := json.Marshal(string(b))
 	var ok bool
 	err = s.call(ctx, fmt.Sprintf("%s.resolve(%d, JSON.parse(%s))", ch, seq, lit), &ok)
 	return ok, err
+}
+
+// resultLiteral encodes r as a JS string literal of its JSON: the result
+// travels as data parsed in the page, never as script text.
+func resultLiteral(r protocol.Result) (string, error) {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return "", err
+	}
+	lit, _ := json.Marshal(string(b))
+	return string(lit), nil
 }
 
 // ResolveAndPoll answers the parked request seq and long-polls in the same
@@ -206,15 +214,11 @@ func (s *Suite) Resolve(ctx context.Context, seq int, r protocol.Result) (bool, 
 // its next change; the Poll is nil when the page has no resolveAndPoll (an
 // older suite), and the caller polls as before.
 func (s *Suite) ResolveAndPoll(ctx context.Context, seq int, r protocol.Result, wait time.Duration) (bool, *protocol.Poll, error) {
-	b, err := json.Marshal(r)
+	lit, err := resultLiteral(r)
 	if err != nil {
 		return false, nil, err
 	}
-	lit, _ := json.Marshal(string(b))
-	var rp struct {
-		Accepted bool           `json:"accepted"`
-		Poll     *protocol.Poll `json:"poll"`
-	}
+	var rp protocol.ResolvedPoll
 	expr := fmt.Sprintf(`(typeof %[1]s.resolveAndPoll === "function" ? %[1]s.resolveAndPoll(%[2]d, JSON.parse(%[3]s), %[4]d) : ({accepted: %[1]s.resolve(%[2]d, JSON.parse(%[3]s)), poll: null}))`,
 		ch, seq, lit, wait.Milliseconds())
 	err = s.call(ctx, expr, &rp)

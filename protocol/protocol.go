@@ -261,10 +261,11 @@ type Poll struct {
 }
 
 // ResolvedPoll is what resolveAndPoll() returns: whether the suite took the
-// result, and its next change as Poll reports it.
+// result, and its next change as Poll reports it (nil when the page answered
+// through resolve() alone, having no resolveAndPoll).
 type ResolvedPoll struct {
-	Accepted bool `json:"accepted"`
-	Poll     Poll `json:"poll"`
+	Accepted bool  `json:"accepted"`
+	Poll     *Poll `json:"poll"`
 }
 
 // TriggerInfo is what trigger() returns: where the suite's trigger button is

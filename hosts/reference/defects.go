@@ -62,7 +62,7 @@ var Defects = []Defect{
 	{"no-tool-cancelled", "tool-cancelled is sent when the tool call is cancelled (S L1169; Stop cancels the call, the View hears nothing)"},
 	{"slow-result-dropped", "tool-result is sent when the tool completes while the View is shown (S L1155; gives up on results that take over 1 s)"},
 	{"no-teardown-on-close", "ui/resource-teardown is sent before a View is torn down (S L1201; removes it at once)"},
-	{"teardown-not-awaited", "the host waits for the ui/resource-teardown response before tearing down (S L1202; removes the View 500 ms after asking, before its answer)"},
+	{"teardown-not-awaited", "the host waits for the ui/resource-teardown response before tearing down (S L1202; removes the View once its first server call after the request is answered, before its answer)"},
 	{"request-teardown-skips-teardown", "an accepted request-teardown goes through ui/resource-teardown (draft L1459; removes the View at once)"},
 	{"download-without-confirmation", "ui/download-file asks the user first (draft §ui/download-file; downloads without a dialog)"},
 	{"download-filename-wrong", "the download is named after the last segment of resource.uri (draft §ui/download-file; names every file \"download\")"},

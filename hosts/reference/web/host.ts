@@ -541,6 +541,8 @@ class AppView {
   private outcomeSent = false;
   private closing: Promise<void> | null = null;
   private removed = false;
+  // Set while a defective close waits for the View's next proxied call.
+  private onProxied: (() => void) | null = null;
   // The containerDimensions the View last heard (JSON), in ui/initialize's
   // hostContext or a host-context-changed; resizes are debounced.
   private dims = "";
@@ -638,9 +640,11 @@ class AppView {
       await this.stop(reason);
       if (this.initialized && !this.broken && !defect("no-teardown-on-close")) {
         const answered = this.request("ui/resource-teardown", { reason }, 5000).catch((e) => log("host", `teardown: ${e instanceof Error ? e.message : String(e)}; removing the View anyway`));
-        // The defect leaves the View time to receive the request (and report
-        // it) but not to finish its FLUSH_MS of work and answer.
-        if (defect("teardown-not-awaited")) await sleep(500);
+        // The defect leaves the View time to receive the request and report
+        // it (its first server call afterwards is answered), then removes it
+        // without waiting for its FLUSH_MS of work and answer. A fixed 500 ms
+        // raced that report on a loaded CI machine and lost it.
+        if (defect("teardown-not-awaited")) await Promise.race([new Promise<void>((r) => (this.onProxied = r)), answered, sleep(5000)]);
         else await answered;
       }
       this.remove();
@@ -874,10 +878,13 @@ class AppView {
         case "resources/read":
         case "resources/list": {
           if (msg.method !== "tools/call" && defect("resources-not-proxied")) return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
+          const closeWaits = this.onProxied; // only calls made after the teardown request count
           const r = await api<{ result?: any; error?: { code: number; message: string } }>("/api/app", { serverId: this.launch.serverId, method: msg.method, params: p });
           if (r.error) return this.error(msg.id, r.error.code, r.error.message);
           if (msg.method === "tools/call" && r.result?.isError && defect("tool-error-as-rpc-error")) return this.error(msg.id, -32603, "tool failed");
-          return this.reply(msg.id, r.result);
+          this.reply(msg.id, r.result);
+          closeWaits?.();
+          return;
         }
         case "ui/message": {
           // content is a ContentBlock[] (SDK) or, as the spec's example

@@ -23,6 +23,7 @@ import (
 	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures"
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/chatgpt"
@@ -433,6 +434,9 @@ func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, s
 			return
 		}
 		defer fx.Close()
+		// Concurrent hosts share the record; each check must still find its
+		// run's first calls there.
+		fx.MainServer.SetKeep(mcpserver.MaxKept * len(cfg.hostList()))
 		if cfg.Headed {
 			// Headed without a display (CI): start Xvfb, before the driver,
 			// which inherits DISPLAY.

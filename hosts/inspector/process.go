@@ -1,7 +1,6 @@
 package inspector
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -21,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/npmcache"
 )
 
 // Version is the MCP Inspector release this driver installs, drives and
@@ -91,57 +91,33 @@ func defaultPrefix() string {
 
 // findNPM finds npm on PATH or next to the Node binary.
 func findNPM(node string) (string, error) {
-	if p, err := exec.LookPath("npm"); err == nil {
-		return p, nil
+	p, err := npmcache.FindNPM(node)
+	if err != nil {
+		return "", ErrNoNPM
 	}
-	if node != "" {
-		p := filepath.Join(filepath.Dir(node), "npm")
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p, nil
-		}
-	}
-	return "", ErrNoNPM
+	return p, nil
 }
 
-// install puts the pinned Inspector into prefix unless it is there. It
-// installs into a sibling temporary directory and renames it into place, so
-// an interrupted or concurrent install never leaves a half-filled prefix.
+// install puts the pinned Inspector into prefix unless it is there, through
+// internal/npmcache: into a sibling temporary directory, renamed into place
+// once the launcher is there, so an interrupted or concurrent install never
+// leaves a half-filled prefix.
 func install(ctx context.Context, npm, prefix string, logf func(string, ...any)) error {
 	if installed(prefix) {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(prefix), 0o755); err != nil {
-		return fmt.Errorf("%w: %v", ErrInstall, err)
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(prefix), filepath.Base(prefix)+".tmp-")
+	_, err := npmcache.EnsureWith(ctx, Package+"@"+Version, npmcache.Options{Dir: prefix, NPM: npm, Logf: logf,
+		// --ignore-scripts (npmcache's default): the package's postinstall
+		// only matters in a source checkout, and nothing the web client
+		// needs builds at install time.
+		Verify: func(dir string) error {
+			if !installed(dir) {
+				return fmt.Errorf("%s is missing", launcher(dir))
+			}
+			return nil
+		}})
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrInstall, err)
-	}
-	defer os.RemoveAll(tmp)
-	logf("installing %s@%s into %s (from the npm registry)", Package, Version, prefix)
-	// --ignore-scripts: the package's postinstall only matters in a source
-	// checkout, and nothing the web client needs builds at install time.
-	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", tmp,
-		"--ignore-scripts", "--no-audit", "--no-fund", "--no-update-notifier", "--loglevel=error",
-		Package+"@"+Version)
-	cmd.Dir = tmp
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%w: %v\n%s", ErrInstall, err, tail(out.String(), 2000))
-	}
-	if !installed(tmp) {
-		return fmt.Errorf("%w: npm finished but %s is missing\n%s", ErrInstall, launcher(tmp), tail(out.String(), 2000))
-	}
-	if err := os.Rename(tmp, prefix); err != nil {
-		if installed(prefix) {
-			return nil // a concurrent install won the race
-		}
-		// A stale, incomplete prefix: replace it.
-		os.RemoveAll(prefix)
-		if err := os.Rename(tmp, prefix); err != nil {
-			return fmt.Errorf("%w: %v", ErrInstall, err)
-		}
 	}
 	return nil
 }

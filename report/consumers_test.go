@@ -2,61 +2,61 @@ package report
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpconform/mcpconform/internal/npmcache"
 )
 
 // These tests feed the golden reports to parsers that CI tools use, from
 // npm, and check that what they read back (counts, names, messages,
 // directives, diagnostics, attachments, properties) is what the model says.
-// The packages are pinned; .ci/run installs them with consumersInstall.
-var consumerPackages = map[string]string{
-	"tap-parser":          "18.3.4", // TAP 14, by the author of node-tap
-	"junit2json":          "4.0.0",  // JUnit XML structure (xml2js, as dorny/test-reporter uses)
-	"test-results-parser": "0.4.6",  // JUnit counts and statuses as a reporting tool computes them
+// The packages are pinned. .ci/run installs them into .cache/consumers;
+// elsewhere the test installs each on first use into the npm cache of
+// internal/npmcache (~/.cache/mcpconform/npm/<name>@<version>), and skips,
+// naming the package, where npm or the registry is missing (a failure with
+// MCPCONFORM_REQUIRE_BROWSER=1 or CI=true).
+var consumerSpecs = []string{
+	"tap-parser@18.3.4",         // TAP 14, by the author of node-tap
+	"junit2json@4.0.0",          // JUnit XML structure (xml2js, as dorny/test-reporter uses)
+	"test-results-parser@0.4.6", // JUnit counts and statuses as a reporting tool computes them
 }
 
-const consumersInstall = "npm install --prefix .cache/consumers --no-save --no-audit --no-fund tap-parser@18.3.4 junit2json@4.0.0 test-results-parser@0.4.6"
-
-// consumers returns the node binary and the node_modules directory, or
-// skips the test when they are missing, except in CI (CI=true), where a
-// missing parser must fail rather than pass silently.
+// consumers returns the node binary and the node_modules directories that
+// hold the parsers (separated as in PATH, as parse.mjs takes them). A
+// directory named by MCPCONFORM_CONSUMERS_MODULES, then .cache/consumers
+// at the repository root, is used where it holds a pinned package.
 func consumers(t *testing.T) (node, modules string) {
 	t.Helper()
-	unavailable := func(format string, args ...any) {
-		t.Helper()
-		msg := "third-party parsers unavailable: " + fmt.Sprintf(format, args...) +
-			"; install them from the repository root with: " + consumersInstall
-		if os.Getenv("CI") == "true" {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		msg := "third-party parsers unavailable: no node on PATH (install Node.js >= 20) to run " + strings.Join(consumerSpecs, ", ")
+		if npmcache.Required() {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		unavailable("no node on PATH")
+	var prefer []string
+	if m := os.Getenv("MCPCONFORM_CONSUMERS_MODULES"); m != "" {
+		prefer = append(prefer, filepath.Dir(m)) // the prefix of that node_modules
 	}
-	modules = os.Getenv("MCPCONFORM_CONSUMERS_MODULES")
-	if modules == "" {
-		modules = filepath.Join("..", ".cache", "consumers", "node_modules")
+	if root, err := filepath.Abs(filepath.Join("..", ".cache", "consumers")); err == nil {
+		prefer = append(prefer, root)
 	}
-	for pkg, want := range consumerPackages {
-		data, err := os.ReadFile(filepath.Join(modules, pkg, "package.json"))
-		if err != nil {
-			unavailable("%s is not installed in %s", pkg, modules)
-		}
-		var meta struct{ Version string }
-		if err := json.Unmarshal(data, &meta); err != nil || meta.Version != want {
-			unavailable("%s is %q in %s, want the pinned %s", pkg, meta.Version, modules, want)
+	var dirs []string
+	for _, spec := range consumerSpecs {
+		m := npmcache.Modules(npmcache.ForTest(t, spec, prefer...))
+		if !slices.Contains(dirs, m) {
+			dirs = append(dirs, m)
 		}
 	}
-	return node, modules
+	return node, strings.Join(dirs, string(os.PathListSeparator))
 }
 
 // parseWith runs testdata/consumers/parse.mjs on a golden file.

@@ -6,13 +6,16 @@
 //   node parse.mjs NODE_MODULES tap FILE     tap-parser (TAP 14)
 //   node parse.mjs NODE_MODULES junit FILE   junit2json and test-results-parser
 //
-// NODE_MODULES is where the packages are installed, e.g.
+// NODE_MODULES is where the packages are installed: one node_modules
+// directory, e.g. after
 //   npm install --prefix .cache/consumers --no-save tap-parser@18.3.4 junit2json@4.0.0 test-results-parser@0.4.6
-// (ES modules are resolved from the importing file, not NODE_PATH, so the
-// directory is passed in and each package is loaded from it.)
+// or several, separated as in PATH (':'), as the Go test passes the
+// per-package installs of internal/npmcache; each package is loaded from the
+// first that has it. (ES modules are resolved from the importing file, not
+// NODE_PATH, so the directories are passed in.)
 import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { delimiter, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const [modules, kind, file] = process.argv.slice(2)
@@ -20,8 +23,16 @@ if (!modules || !kind || !file) {
   console.error('usage: node parse.mjs NODE_MODULES tap|junit FILE')
   process.exit(2)
 }
-const require = createRequire(join(resolve(modules), 'noop.js'))
-const load = async (name) => import(pathToFileURL(require.resolve(name)).href)
+const requires = modules.split(delimiter).filter(Boolean).map((m) => createRequire(join(resolve(m), 'noop.js')))
+const resolveIn = (name) => {
+  for (const r of requires) {
+    try {
+      return r.resolve(name)
+    } catch {}
+  }
+  throw new Error(`${name} is not installed in ${modules}`)
+}
+const load = async (name) => import(pathToFileURL(resolveIn(name)).href)
 
 // point keeps what a harness shows for one test point.
 const point = (a) => ({

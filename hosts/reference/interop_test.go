@@ -16,29 +16,34 @@ import (
 	"github.com/mxschmitt/playwright-go"
 
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/npmcache"
 )
 
 // The official SDK example the interop test runs: an MCP server whose app
 // is built with the ext-apps App class (its own PostMessageTransport, Zod
-// schemas for every host message). CI installs it with
+// schemas for every host message). CI installs it into .cache/interop with
 //
 //	npm install --prefix .cache/interop --no-save --no-audit --no-fund @modelcontextprotocol/server-basic-vanillajs@2.0.3
+//
+// elsewhere the test installs it on first use into the npm cache of
+// internal/npmcache (~/.cache/mcpconform/npm/<name>@<version>), and skips,
+// naming the package, where npm or the registry is missing (a failure with
+// MCPCONFORM_REQUIRE_BROWSER=1 or CI=true).
 const (
 	interopPackage = "@modelcontextprotocol/server-basic-vanillajs"
 	interopVersion = "2.0.3"
 )
 
-// interopDir is where the package is installed: MCPCONFORM_INTEROP_DIR, or
-// .cache/interop at the repository root.
+// interopDir is the install prefix that holds the package:
+// MCPCONFORM_INTEROP_DIR or .cache/interop at the repository root where
+// they hold the pinned version, else the npm cache.
 func interopDir(t *testing.T) string {
-	if d := os.Getenv("MCPCONFORM_INTEROP_DIR"); d != "" {
-		return d
-	}
+	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", "..", ".cache", "interop"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return root
+	return npmcache.ForTest(t, interopPackage+"@"+interopVersion, os.Getenv("MCPCONFORM_INTEROP_DIR"), root)
 }
 
 // startInteropServer runs the package's Streamable HTTP server on a free
@@ -48,11 +53,7 @@ func startInteropServer(t *testing.T, ctx context.Context) string {
 	pkg := filepath.Join(interopDir(t), "node_modules", filepath.FromSlash(interopPackage))
 	entry := filepath.Join(pkg, "dist", "index.js")
 	if _, err := os.Stat(entry); err != nil {
-		msg := fmt.Sprintf("%s is not installed (%v); install it with: npm install --prefix .cache/interop --no-save --no-audit --no-fund %s@%s", interopPackage, err, interopPackage, interopVersion)
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		t.Fatalf("%s@%s is installed but its server is missing: %v", interopPackage, interopVersion, err)
 	}
 	node := os.Getenv("MCPCONFORM_NODE")
 	if node == "" {

@@ -1,11 +1,14 @@
 package bridge
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -66,7 +69,10 @@ var ErrBrowserGone = errors.New("the browser crashed or was closed")
 // Gone is closed when the browser disconnects (crash, kill, close).
 func (b *Browser) Gone() <-chan struct{} { return b.gone }
 
-// Launch installs the driver when needed, starts it and launches Chromium.
+// Launch installs the driver when needed, starts it and launches Chromium:
+// the browser Locate finds, else Playwright's Chromium, which it downloads
+// into Playwright's browsers directory (installChromium) unless
+// MCPCONFORM_NO_BROWSER_DOWNLOAD=1.
 func Launch(o Options) (*Browser, error) {
 	if o.WSEndpoint != "" && o.CDPURL != "" {
 		return nil, errors.New("a Playwright browser server (WSEndpoint) and a CDP endpoint (CDPURL) exclude each other")
@@ -75,7 +81,7 @@ func Launch(o Options) (*Browser, error) {
 		return connectRemote(o)
 	}
 	t0 := time.Now()
-	paths, err := Locate(o.Paths)
+	paths, err := locate(o.Paths)
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +107,13 @@ func Launch(o Options) (*Browser, error) {
 			os.RemoveAll(scratch)
 			return nil, fmt.Errorf("%w: %v", ErrDriver, err)
 		}
+	}
+	if paths.Browser == "" {
+		if paths.Browser, err = installChromium(paths, logf); err != nil {
+			os.RemoveAll(scratch)
+			return nil, err
+		}
+		t0 = time.Now() // DriverStart leaves the download out
 	}
 	pw, err := playwright.Run(run)
 	if err != nil {
@@ -196,4 +209,63 @@ func (b *Browser) NewContext(opts playwright.BrowserNewContextOptions) (playwrig
 		opts.Proxy = b.guardProxy()
 	}
 	return b.Browser.NewContext(opts)
+}
+
+// installChromium downloads Playwright's Chromium (without the headless
+// shell) with the driver's own installer into playwrightBrowsersDir and
+// returns its binary. Where the download is off or fails, the error is
+// ErrNoBrowser, naming what to install, what was searched, where the
+// download went and why it failed.
+func installChromium(p Paths, logf func(string, ...any)) (string, error) {
+	dir := playwrightBrowsersDir(p.DriverDir)
+	if noBrowserDownload() {
+		return "", noBrowser(p, fmt.Sprintf("downloading Playwright's Chromium into %s is off (%s is set)", dir, EnvNoBrowserDownload))
+	}
+	logf("no Chromium found: downloading Playwright's Chromium into %s (set %s=1 not to download)", dir, EnvNoBrowserDownload)
+	drv, err := playwright.NewDriver(&playwright.RunOptions{DriverDirectory: p.DriverDir, Verbose: false, Stdout: os.Stderr, Stderr: os.Stderr})
+	if err != nil {
+		return "", noBrowser(p, fmt.Sprintf("downloading Playwright's Chromium into %s failed: %v", dir, err))
+	}
+	cmd := drv.Command("install", "--no-shell", "chromium")
+	cmd.Env = append(os.Environ(), "PLAYWRIGHT_BROWSERS_PATH="+dir, "PLAYWRIGHT_DOWNLOAD_NO_PROGRESS=1")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	t0 := time.Now()
+	err = cmd.Run()
+	// A complete Chromium is all a run needs, even where the installer
+	// failed later on (on FFmpeg, which only records videos).
+	if b := playwrightChromium(dir); b != "" {
+		if err != nil {
+			logf("the Playwright installer failed after Chromium was in place (%v): %s", err, lastLines(out.String(), 4, 600))
+		}
+		logf("downloaded Playwright's Chromium to %s in %s", b, time.Since(t0).Round(time.Second))
+		return b, nil
+	}
+	if err == nil {
+		err = errors.New("the installer finished but left no Chromium there")
+	}
+	return "", noBrowser(p, fmt.Sprintf("downloading Playwright's Chromium into %s failed (%v):\n%s", dir, err, lastLines(out.String(), 12, 2000)))
+}
+
+var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+// lastLines is the end of s without colours, JavaScript stack frames and
+// repeated lines (the installer retries): at most n lines and max bytes.
+func lastLines(s string, n, max int) string {
+	var lines []string
+	seen := map[string]bool{}
+	for _, l := range strings.Split(ansiEscape.ReplaceAllString(strings.TrimSpace(s), ""), "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "at ") && !seen[l] {
+			seen[l] = true
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	s = strings.Join(lines, "\n")
+	if len(s) > max {
+		s = "…" + s[len(s)-max:]
+	}
+	return s
 }

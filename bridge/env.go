@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -22,9 +23,18 @@ const DriverVersion = "1.64.1"
 // Sentinel errors; each message says what to install or set.
 var (
 	ErrNoNode    = errors.New("no Node.js >= 20 found: install Debian's nodejs (or Node 20+) or set PLAYWRIGHT_NODEJS_PATH / --node to its path")
-	ErrNoBrowser = errors.New("no Chromium found: install it (Debian: apt-get install chromium) or set MCPCONFORM_BROWSER / --browser to its path")
+	ErrNoBrowser = errors.New("no Chromium found: install it (Debian/Ubuntu: apt-get install chromium) or set MCPCONFORM_BROWSER / --browser to its path")
 	ErrDriver    = errors.New("the Playwright driver could not be installed or started")
 )
+
+// EnvNoBrowserDownload, set to 1, keeps Launch from downloading
+// Playwright's Chromium when no browser is found.
+const EnvNoBrowserDownload = "MCPCONFORM_NO_BROWSER_DOWNLOAD"
+
+// systemBrowsers are the places a system Chromium or Chrome is looked for,
+// the real binary first: Debian's /usr/bin/chromium is a shell wrapper that
+// adds flags and prints noise. Tests replace it to hide the system browser.
+var systemBrowsers = []string{"/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"}
 
 // Paths says where the pieces live. Zero fields are found automatically.
 type Paths struct {
@@ -34,13 +44,24 @@ type Paths struct {
 }
 
 // Locate fills the zero fields of p from flags, environment and well-known
-// places, and checks what it finds.
+// places, and checks what it finds. The browser is, in this order: the
+// explicit path (--browser, MCPCONFORM_BROWSER), a system Chromium or Chrome
+// (systemBrowsers), Playwright's Chromium already in its browsers
+// directory. Locate downloads nothing: where no browser is found it returns
+// ErrNoBrowser, while Launch then downloads Playwright's Chromium.
 func Locate(p Paths) (Paths, error) {
+	p, err := locate(p)
+	if err == nil && p.Browser == "" {
+		err = noBrowser(p, "")
+	}
+	return p, err
+}
+
+// locate is Locate that leaves Browser empty, without error, where no
+// browser is found.
+func locate(p Paths) (Paths, error) {
 	var err error
 	if p.Node, err = findNode(p.Node); err != nil {
-		return p, err
-	}
-	if p.Browser, err = findBrowser(p.Browser); err != nil {
 		return p, err
 	}
 	if p.DriverDir == "" {
@@ -52,6 +73,9 @@ func Locate(p Paths) (Paths, error) {
 			cache = os.TempDir()
 		}
 		p.DriverDir = filepath.Join(cache, "mcpconform", "driver-"+DriverVersion)
+	}
+	if p.Browser, err = findBrowser(p.Browser, p.DriverDir); err != nil {
+		return p, err
 	}
 	return p, nil
 }
@@ -98,7 +122,10 @@ func nodeMajor(path string) (int, error) {
 	return strconv.Atoi(m[1])
 }
 
-func findBrowser(explicit string) (string, error) {
+// findBrowser returns the explicit browser (an error if it is missing),
+// else the first system browser, else Playwright's newest complete
+// Chromium, else "".
+func findBrowser(explicit, driverDir string) (string, error) {
 	if explicit == "" {
 		explicit = os.Getenv("MCPCONFORM_BROWSER")
 	}
@@ -108,14 +135,95 @@ func findBrowser(explicit string) (string, error) {
 		}
 		return explicit, nil
 	}
-	// The real binary first: Debian's /usr/bin/chromium is a shell wrapper
-	// that adds flags and prints noise.
-	for _, c := range []string{"/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"} {
+	for _, c := range systemBrowsers {
 		if st, err := os.Stat(c); err == nil && !st.IsDir() {
 			return c, nil
 		}
 	}
-	return "", ErrNoBrowser
+	return playwrightChromium(playwrightBrowsersDir(driverDir)), nil
+}
+
+// playwrightBrowsersDir is where the Playwright driver keeps and installs
+// browsers: PLAYWRIGHT_BROWSERS_PATH ("0": inside the driver), else
+// ms-playwright in the user cache directory (~/.cache/ms-playwright on
+// Linux, following XDG_CACHE_HOME), as playwright-core computes it.
+func playwrightBrowsersDir(driverDir string) string {
+	d := os.Getenv("PLAYWRIGHT_BROWSERS_PATH")
+	switch d {
+	case "0":
+		d = filepath.Join(driverDir, "package", ".local-browsers")
+	case "":
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		d = filepath.Join(cache, "ms-playwright")
+	}
+	if abs, err := filepath.Abs(d); err == nil {
+		d = abs
+	}
+	return d
+}
+
+// chromiumRevision names Playwright's Chromium directories (chromium-1248);
+// chromium-headless-shell-* and chromium-tip-of-tree-* do not match.
+var chromiumRevision = regexp.MustCompile(`^chromium-(\d+)$`)
+
+// chromiumExecutables are where the binary sits inside such a directory,
+// per platform (playwright-core's EXECUTABLE_PATHS, plus the older
+// chrome-linux layout).
+var chromiumExecutables = map[string][]string{
+	"linux":   {"chrome-linux64/chrome", "chrome-linux-arm64/chrome", "chrome-linux/chrome"},
+	"darwin":  {"chrome-mac-arm64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing", "chrome-mac-x64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing", "chrome-mac/Chromium.app/Contents/MacOS/Chromium"},
+	"windows": {"chrome-win64/chrome.exe", "chrome-win/chrome.exe"},
+}
+
+// playwrightChromium returns the binary of the newest complete Chromium
+// (with Playwright's INSTALLATION_COMPLETE marker) in dir, or "".
+func playwrightChromium(dir string) string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	best, bestRev := "", -1
+	for _, e := range ents {
+		m := chromiumRevision.FindStringSubmatch(e.Name())
+		if m == nil || !e.IsDir() {
+			continue
+		}
+		rev, _ := strconv.Atoi(m[1])
+		if rev <= bestRev {
+			continue
+		}
+		root := filepath.Join(dir, e.Name())
+		if _, err := os.Stat(filepath.Join(root, "INSTALLATION_COMPLETE")); err != nil {
+			continue
+		}
+		for _, rel := range chromiumExecutables[runtime.GOOS] {
+			if st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel))); err == nil && !st.IsDir() {
+				best, bestRev = filepath.Join(root, filepath.FromSlash(rel)), rev
+				break
+			}
+		}
+	}
+	return best
+}
+
+// noBrowser is ErrNoBrowser with what was searched and, when a download was
+// tried or declined, what became of it.
+func noBrowser(p Paths, download string) error {
+	msg := fmt.Sprintf("searched %s and Playwright's browsers in %s", strings.Join(systemBrowsers, ", "), playwrightBrowsersDir(p.DriverDir))
+	if download != "" {
+		msg += "; " + download
+	}
+	return fmt.Errorf("%w; %s", ErrNoBrowser, msg)
+}
+
+// noBrowserDownload reports whether EnvNoBrowserDownload turns the download
+// off.
+func noBrowserDownload() bool {
+	v := strings.TrimSpace(os.Getenv(EnvNoBrowserDownload))
+	return v != "" && v != "0" && !strings.EqualFold(v, "false") && !strings.EqualFold(v, "no")
 }
 
 // driverInstalled reports whether DriverDir already holds the right

@@ -109,11 +109,12 @@ func Launch(o Options) (*Browser, error) {
 		}
 	}
 	if paths.Browser == "" {
+		dl := time.Now()
 		if paths.Browser, err = installChromium(paths, logf); err != nil {
 			os.RemoveAll(scratch)
 			return nil, err
 		}
-		t0 = time.Now() // DriverStart leaves the download out
+		t0 = t0.Add(time.Since(dl)) // DriverStart leaves the download out
 	}
 	pw, err := playwright.Run(run)
 	if err != nil {
@@ -140,6 +141,11 @@ func Launch(o Options) (*Browser, error) {
 		hole.Close()
 		pw.Stop()
 		os.RemoveAll(scratch)
+		if strings.HasPrefix(paths.Browser, playwrightBrowsersDir(paths.DriverDir)+string(filepath.Separator)) {
+			// Playwright's build needs the system's libraries that a distro's
+			// own Chromium package brings along.
+			return nil, fmt.Errorf("launching Playwright's Chromium %s (install Debian's chromium, which brings the libraries it needs: apt-get install chromium): %w", paths.Browser, err)
+		}
 		return nil, fmt.Errorf("launching %s: %w", paths.Browser, err)
 	}
 	br := &Browser{PW: pw, Browser: b, Paths: paths, scratch: scratch, blackhole: hole, gone: make(chan struct{}),

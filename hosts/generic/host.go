@@ -79,10 +79,9 @@ func (e *SetupError) Error() string {
 
 func (e *SetupError) Unwrap() []error { return []error{e.kind, e.Err} }
 
-// Host drives a web host as its profile says. It embeds the browser base;
-// the capability methods live on small wrapper types, so that the value
-// Lookup and New return has exactly the capabilities the profile
-// configures and the runner's type assertion finds no other.
+// Host drives a web host as its profile says. It embeds the browser base
+// and has every capability method a profile can give; Supports (see
+// caps.go) says which the profile configures, and only those count.
 type Host struct {
 	*browserhost.Base
 	cfg   *config
@@ -133,19 +132,14 @@ func New(name string, p Profile, hk Hooks) (hosts.Host, error) {
 		hooks:   hk,
 		dialogC: make(chan struct{}, 1),
 	}
-	return compose(h), nil
+	return h, nil
 }
 
 // Unwrap returns the *Host behind a host Lookup or New returned.
 func Unwrap(h hosts.Host) (*Host, bool) {
-	c, ok := h.(interface{ core() *Host })
-	if !ok {
-		return nil, false
-	}
-	return c.core(), true
+	c, ok := h.(*Host)
+	return c, ok
 }
-
-func (h *Host) core() *Host { return h }
 
 // Name is the profile's canonical name.
 func (h *Host) Name() string { return h.cfg.name }

@@ -22,6 +22,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/protocol"
 )
@@ -65,6 +66,9 @@ func Profile() webchat.Profile {
 
 // Host drives ChatGPT.
 type Host struct{ *webchat.Chat }
+
+// init registers the host as --host chatgpt (hosts/builtin imports it).
+func init() { hosts.Register("chatgpt", func() hosts.Host { return New() }) }
 
 // New returns the ChatGPT driver, configured from the environment.
 func New() *Host { return NewWithOptions(webchat.Options{}) }

@@ -27,6 +27,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/protocol"
 )
@@ -69,6 +70,9 @@ func Profile() webchat.Profile {
 
 // Host drives Claude.
 type Host struct{ *webchat.Chat }
+
+// init registers the host as --host claude (hosts/builtin imports it).
+func init() { hosts.Register("claude", func() hosts.Host { return New() }) }
 
 // New returns the Claude driver, configured from the environment.
 func New() *Host { return NewWithOptions(webchat.Options{}) }

@@ -85,6 +85,9 @@ type seenDialog struct {
 	consumed      bool
 }
 
+// init registers the host as --host inspector (hosts/builtin imports it).
+func init() { hosts.Register("inspector", func() hosts.Host { return New() }) }
+
 // New returns the Inspector driver with default options.
 func New() *Host { return NewWithOptions(Options{}) }
 

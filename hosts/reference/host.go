@@ -41,6 +41,9 @@ type Host struct {
 	defects               DefectSet
 }
 
+// init registers the host as --host reference (hosts/builtin imports it).
+func init() { hosts.Register("reference", func() hosts.Host { return New() }) }
+
 // New returns the defect-free reference host; Setup starts its backend.
 func New() *Host { return NewWithDefects(nil) }
 

@@ -329,3 +329,36 @@ func mustJSON(v any) json.RawMessage {
 	}
 	return b
 }
+
+// SuiteFrameElement is the host page's own iframe around the suite: the
+// sandbox proxy's, or the View's when there is no proxy. Scrolling from
+// inside an out-of-process frame does not reach the page's scroll
+// containers, so the host scrolls this element.
+func (b *Base) SuiteFrameElement() (playwright.ElementHandle, error) {
+	if b.Suite == nil {
+		return nil, errors.New("suite not bound")
+	}
+	f := b.Suite.Frame()
+	for f.ParentFrame() != nil && f.ParentFrame().ParentFrame() != nil {
+		f = f.ParentFrame()
+	}
+	return f.FrameElement()
+}
+
+// ClickInView clicks the suite's trigger for real, as Click does, after
+// scrolling the suite's iframe into view (other Views a host shows can
+// have scrolled it away); a click lost to a layout shift is tried again,
+// three times in all.
+func (b *Base) ClickInView(ctx context.Context) (protocol.Result, error) {
+	var r protocol.Result
+	for attempt := 0; attempt < 3; attempt++ {
+		if el, err := b.SuiteFrameElement(); err == nil {
+			el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
+		}
+		var err error
+		if r, err = b.Click(ctx); err != nil || r.OK {
+			return r, err
+		}
+	}
+	return r, nil
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mxschmitt/playwright-go"
 
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -34,33 +35,7 @@ func (h *Host) Supports(k protocol.Kind) bool { return h.cfg.caps[k] }
 // of view: it is scrolled back first, and a click lost to a layout shift
 // is retried.
 func (h *Host) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	var r protocol.Result
-	for attempt := 0; attempt < 3; attempt++ {
-		h.scrollSuiteIntoView()
-		var err error
-		if r, err = h.Click(ctx); err != nil || r.OK {
-			return r, err
-		}
-	}
-	return r, nil
-}
-
-// scrollSuiteIntoView scrolls the host page's own iframe around the suite
-// into view (scrolling from inside an out-of-process frame does not reach
-// the page's scroll containers).
-func (h *Host) scrollSuiteIntoView() {
-	if h.Suite == nil {
-		return
-	}
-	f := h.Suite.Frame()
-	for f.ParentFrame() != nil && f.ParentFrame().ParentFrame() != nil {
-		f = f.ParentFrame()
-	}
-	el, err := f.FrameElement()
-	if err != nil {
-		return
-	}
-	el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
+	return h.ClickInView(ctx)
 }
 
 // ConfirmDialog confirms the host's dialog of that kind: reports a native
@@ -79,28 +54,14 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 		}
 		return protocol.Result{OK: true}, nil
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		h.mu.Lock()
-		for i := range h.dialogs {
-			if d := &h.dialogs[i]; !d.consumed {
-				d.consumed = true
-				h.mu.Unlock()
-				return protocol.Result{OK: true, Value: mustJSON(d.Message)}, nil
-			}
-		}
-		h.mu.Unlock()
-		wait := time.Until(deadline)
-		if wait <= 0 {
-			return protocol.Result{OK: false, Error: fmt.Sprintf("no %s confirmation (native confirm()) appeared within 5s", req.Dialog)}, nil
-		}
-		select {
-		case <-ctx.Done():
-			return protocol.Result{}, ctx.Err()
-		case <-h.dialogC:
-		case <-time.After(wait):
-		}
+	d, ok, err := h.native.Next(ctx, 5*time.Second, func(browserhost.Dialog) bool { return true })
+	if err != nil {
+		return protocol.Result{}, err
 	}
+	if !ok {
+		return protocol.Result{OK: false, Error: fmt.Sprintf("no %s confirmation (native confirm()) appeared within 5s", req.Dialog)}, nil
+	}
+	return protocol.Result{OK: true, Value: mustJSON(d.Message)}, nil
 }
 
 // CheckLinkOpen reports whether a new tab or window opened the URL.
@@ -145,9 +106,7 @@ func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.
 // light. It does not repeat the steps: the suite that asks runs inside the
 // app, and showing the app again would end the run.
 func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	h.mu.Lock()
-	h.dialogs = nil
-	h.mu.Unlock()
+	h.native.Forget()
 	if r, err := h.Reset(ctx); err != nil || !r.OK {
 		return r, err
 	}

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
@@ -94,14 +93,8 @@ type Host struct {
 	vars    map[string]string
 	cleanup func() error
 
-	mu      sync.Mutex
-	dialogs []seenDialog
-	dialogC chan struct{}
-}
-
-type seenDialog struct {
-	Type, Message string
-	consumed      bool
+	// native are the page's native dialogs (CONFIRM=native).
+	native browserhost.Dialogs
 }
 
 // Lookup builds the host of the profile name from MCPCONFORM_<NAME>_*
@@ -127,10 +120,9 @@ func New(name string, p Profile, hk Hooks) (hosts.Host, error) {
 		return nil, err
 	}
 	h := &Host{
-		Base:    &browserhost.Base{AppFrame: c.frame},
-		cfg:     c,
-		hooks:   hk,
-		dialogC: make(chan struct{}, 1),
+		Base:  &browserhost.Base{AppFrame: c.frame},
+		cfg:   c,
+		hooks: hk,
 	}
 	return h, nil
 }
@@ -196,7 +188,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		return nil, err
 	}
 	if h.cfg.confirm == ConfirmNative {
-		h.Page.OnDialog(h.onDialog)
+		h.native.Watch(h.Page, nativePolicy)
 	}
 	if err := h.checkSelectors(); err != nil {
 		return nil, err
@@ -335,31 +327,12 @@ func (h *Host) Teardown(ctx context.Context) error {
 	return err
 }
 
-// onDialog accepts the page's native confirm() and alert() dialogs as they
-// appear (a native dialog blocks the renderer, and with it a same-process
-// View, so waiting for the suite to ask would deadlock) and dismisses
-// prompts. confirmDialog reports the confirmations.
-func (h *Host) onDialog(d playwright.Dialog) {
-	typ, msg := d.Type(), d.Message()
-	go func() {
-		if typ == "prompt" {
-			d.Dismiss()
-		} else {
-			d.Accept()
-		}
-	}()
-	if typ != "confirm" {
-		return
-	}
-	h.mu.Lock()
-	if len(h.dialogs) < 100 {
-		h.dialogs = append(h.dialogs, seenDialog{Type: typ, Message: msg})
-	}
-	h.mu.Unlock()
-	select {
-	case h.dialogC <- struct{}{}:
-	default:
-	}
+// nativePolicy accepts the page's native confirm() and alert() dialogs as
+// they appear (a native dialog blocks the renderer, and with it a
+// same-process View, so waiting for the suite to ask would deadlock) and
+// dismisses prompts. ConfirmDialog reports the confirmations.
+func nativePolicy(typ, msg string) (accept, record bool) {
+	return typ != "prompt", typ == "confirm"
 }
 
 // redacted hides the query strings of URLs in an error's message (deep

@@ -102,40 +102,13 @@ func (h *Host) Teardown(ctx context.Context) error {
 	return err
 }
 
-// ClickTrigger clicks the suite's trigger button for real.
+// ClickTrigger clicks the suite's trigger button for real. The reference
+// host sends ui/message straight into the conversation, so there is never
+// a drafted message to commit. Other Views (the probe apps) may have
+// scrolled the suite's card out of view: it is brought back first, and a
+// click lost to a layout shift is retried.
 func (h *Host) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	// The reference host sends ui/message straight into the conversation,
-	// so there is never a drafted message to commit. Other Views (the
-	// probe apps) may have scrolled the suite's card out of view: bring it
-	// back first. A click lost to a layout shift is retried.
-	var r protocol.Result
-	for attempt := 0; attempt < 3; attempt++ {
-		h.scrollSuiteIntoView()
-		var err error
-		if r, err = h.Click(ctx); err != nil || r.OK {
-			return r, err
-		}
-	}
-	return r, nil
-}
-
-func (h *Host) scrollSuiteIntoView() {
-	if h.Suite == nil {
-		return
-	}
-	// The host page's own iframe around the suite (the proxy's, or the
-	// View's when there is no proxy): scrolling from inside an
-	// out-of-process frame does not reach the page's scroll containers.
-	f := h.Suite.Frame()
-	for f.ParentFrame() != nil && f.ParentFrame().ParentFrame() != nil {
-		f = f.ParentFrame()
-	}
-	el, err := f.FrameElement()
-	if err != nil {
-		return
-	}
-	ms := 2000.0
-	el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: &ms})
+	return h.ClickInView(ctx)
 }
 
 // card finds the app card whose View displays marker: the View is the

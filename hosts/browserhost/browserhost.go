@@ -1,10 +1,13 @@
 // Package browserhost is the shared base of hosts driven in a browser page.
 // It owns the browser context and page, finds the suite through the bridge,
 // records console lines and opened tabs, and offers the capability
-// building blocks every web product needs. A product type embeds *Base,
-// supplies its selectors and hooks, and declares the capability methods it
-// really supports (each usually a one-line call into Base), so that a
-// capability a product lacks stays absent and answers "unsupported".
+// building blocks every web product needs. The capabilities any browser
+// page gives its driver (checkLinkOpen, inspectFrame, readConsole; caps.go)
+// are methods of Base; a product type embeds *Base, supplies its selectors
+// and hooks, and declares the other capability methods it really supports
+// (often a call into a building block here: ClickInView, Dialogs,
+// Downloads), so that a capability a product lacks stays absent and
+// answers "unsupported".
 package browserhost
 
 import (

@@ -64,11 +64,6 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 	return protocol.Result{OK: true, Value: mustJSON(d.Message)}, nil
 }
 
-// CheckLinkOpen reports whether a new tab or window opened the URL.
-func (h *Host) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.LinkOpened(ctx, req.URL, 5*time.Second)
-}
-
 // ConversationContains waits for the marker in the profile's CONVERSATION.
 func (h *Host) ConversationContains(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	return h.TextContains(ctx, h.cfg.conversation, req.Marker, time.Duration(req.TimeoutMs)*time.Millisecond)
@@ -88,17 +83,6 @@ func (h *Host) ReadModelToolList(ctx context.Context, req protocol.Request) (pro
 		return protocol.Result{}, err
 	}
 	return protocol.Result{OK: true, Value: v}, nil
-}
-
-// InspectFrame reports the attributes of the app iframe and its parent
-// iframe, read from the host DOM.
-func (h *Host) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Inspect(ctx)
-}
-
-// ReadConsole waits for console lines matching the pattern.
-func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
 }
 
 // ResetIsolation closes tabs the tests opened, forgets native dialogs,

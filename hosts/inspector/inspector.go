@@ -301,11 +301,6 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 	return protocol.Result{OK: true, Value: mustJSON(d.Message)}, nil
 }
 
-// CheckLinkOpen reports whether a new tab opened the URL.
-func (h *Host) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.LinkOpened(ctx, req.URL, 5*time.Second)
-}
-
 // ToggleTheme clicks the Inspector's own colour-scheme button until <html>
 // carries the wanted scheme.
 func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
@@ -328,17 +323,6 @@ func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.
 		}
 	}
 	return protocol.Result{OK: false, Error: "the theme toggle did not reach " + req.To}, nil
-}
-
-// InspectFrame reports the attributes of the View's iframe and of the
-// sandbox proxy iframe around it, read from the host DOM.
-func (h *Host) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Inspect(ctx)
-}
-
-// ReadConsole waits for console lines matching the pattern.
-func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
 }
 
 // ResetIsolation returns the Inspector to a neutral state between manual

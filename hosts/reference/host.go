@@ -192,11 +192,6 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 	return protocol.Result{OK: true}, nil
 }
 
-// CheckLinkOpen reports whether a new tab opened the URL.
-func (h *Host) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.LinkOpened(ctx, req.URL, 5*time.Second)
-}
-
 // ConversationContains waits for a marker in the conversation.
 func (h *Host) ConversationContains(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	return h.TextContains(ctx, selConversation, req.Marker, time.Duration(req.TimeoutMs)*time.Millisecond)
@@ -227,16 +222,6 @@ func (h *Host) ReadModelToolList(ctx context.Context, req protocol.Request) (pro
 	}
 	b, _ := json.Marshal(h.srv.Agent.ModelTools())
 	return protocol.Result{OK: true, Value: b}, nil
-}
-
-// InspectFrame reports the app iframe's and the proxy iframe's attributes.
-func (h *Host) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Inspect(ctx)
-}
-
-// ReadConsole waits for console lines matching the pattern.
-func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
 }
 
 // ResetIsolation closes stray tabs and dialogs, forgets unreported

@@ -158,19 +158,3 @@ func (c *Chat) ResetIsolation(ctx context.Context, req protocol.Request) (protoc
 	}
 	return c.ToggleTheme(ctx, protocol.Request{Kind: protocol.KindToggleTheme, To: "light"})
 }
-
-// CheckLinkOpen reports whether a new tab or window opened the URL.
-func (c *Chat) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return c.LinkOpened(ctx, req.URL, 5*time.Second)
-}
-
-// InspectFrame reports the attributes of the app iframe and its parent
-// iframe, read from the host DOM.
-func (c *Chat) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return c.Inspect(ctx)
-}
-
-// ReadConsole waits for console lines matching the pattern.
-func (c *Chat) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return c.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,8 +28,9 @@ var kinds = []protocol.Kind{
 	protocol.KindInspectFrame, protocol.KindReadConsole, protocol.KindResetIsolation,
 }
 
-// Supports reports whether the profile gives the host capability k.
-func (h *Host) Supports(k protocol.Kind) bool { return h.cfg.caps[k] }
+// Supports reports whether the profile gives the host capability k (one
+// of kinds).
+func (h *Host) Supports(k protocol.Kind) bool { return h.cfg.caps[k] && slices.Contains(kinds, k) }
 
 // ClickTrigger clicks the suite's trigger button for real. Other Views
 // (a host may show several apps) can have scrolled the suite's iframe out

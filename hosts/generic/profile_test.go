@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -307,6 +308,17 @@ func TestHostHasExactlyTheConfiguredCapabilities(t *testing.T) {
 		}
 		if got := h.Capabilities(); len(got) != len(hosts.Capabilities(v)) {
 			t.Fatalf("mask %03x: Capabilities %v, hosts.Capabilities %v", m, got, hosts.Capabilities(v))
+		}
+	}
+	// A kind outside kinds is never a profile host's, whatever its
+	// configuration says.
+	h := &Host{cfg: &config{name: "x", caps: map[protocol.Kind]bool{}}}
+	for _, k := range protocol.Kinds {
+		h.cfg.caps[k] = true
+	}
+	for _, k := range protocol.Kinds {
+		if got, want := hosts.Supports(h, k), slices.Contains(kinds, k); got != want {
+			t.Errorf("everything configured: %s supported %v, want %v", k, got, want)
 		}
 	}
 }

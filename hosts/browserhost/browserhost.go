@@ -194,10 +194,10 @@ func (b *Base) TextContains(ctx context.Context, sel, marker string, timeout tim
 	_, err := b.Page.WaitForFunction(`([sel, marker]) => { const e = document.querySelector(sel); return !!e && e.innerText.includes(marker); }`,
 		[]any{sel, marker}, playwright.PageWaitForFunctionOptions{Timeout: &ms})
 	if err == nil {
-		return protocol.Result{OK: true, Value: mustJSON(true)}, nil
+		return protocol.Result{OK: true, Value: MustJSON(true)}, nil
 	}
 	if errors.Is(err, playwright.ErrTimeout) || strings.Contains(err.Error(), "Timeout") {
-		return protocol.Result{OK: false, Value: mustJSON(false)}, nil
+		return protocol.Result{OK: false, Value: MustJSON(false)}, nil
 	}
 	return protocol.Result{}, err
 }
@@ -217,7 +217,7 @@ func (b *Base) LinkOpened(ctx context.Context, url string, timeout time.Duration
 		b.mu.Unlock()
 		for _, u := range seen {
 			if strings.HasPrefix(u, url) {
-				return protocol.Result{OK: true, Value: mustJSON(u)}, nil
+				return protocol.Result{OK: true, Value: MustJSON(u)}, nil
 			}
 		}
 		if time.Now().After(deadline) {
@@ -249,10 +249,10 @@ func (b *Base) ConsoleMatching(ctx context.Context, pattern string, timeout time
 		}
 		b.mu.Unlock()
 		if len(hits) > 0 {
-			return protocol.Result{OK: true, Value: mustJSON(hits)}, nil
+			return protocol.Result{OK: true, Value: MustJSON(hits)}, nil
 		}
 		if time.Now().After(deadline) {
-			return protocol.Result{OK: false, Value: mustJSON([]string{})}, nil
+			return protocol.Result{OK: false, Value: MustJSON([]string{})}, nil
 		}
 		select {
 		case <-ctx.Done():
@@ -306,7 +306,7 @@ func (b *Base) Inspect(ctx context.Context) (protocol.Result, error) {
 			return protocol.Result{}, err
 		}
 	}
-	return protocol.Result{OK: true, Value: mustJSON(info)}, nil
+	return protocol.Result{OK: true, Value: MustJSON(info)}, nil
 }
 
 // Reset returns the page to a neutral state between manual tests: closes
@@ -325,7 +325,8 @@ func (b *Base) Reset(ctx context.Context) (protocol.Result, error) {
 	return protocol.Result{OK: true}, nil
 }
 
-func mustJSON(v any) json.RawMessage {
+// MustJSON is v as JSON (a Result's Value); v must be marshalable.
+func MustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
@@ -364,4 +365,11 @@ func (b *Base) ClickInView(ctx context.Context) (protocol.Result, error) {
 		}
 	}
 	return r, nil
+}
+
+// FirstLine is the first line of err's message, trimmed: Playwright
+// appends its call log to every error, which a report does not want.
+func FirstLine(err error) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
+	return s
 }

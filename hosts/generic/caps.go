@@ -2,7 +2,6 @@ package generic
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -52,7 +51,7 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 	if h.cfg.confirm != ConfirmNative {
 		sel := expand(h.cfg.confirm, map[string]string{PhDialog: string(req.Dialog)})
 		if err := h.ClickWhenVisible(sel, 5*time.Second); err != nil {
-			return protocol.Result{OK: false, Error: fmt.Sprintf("no %s dialog appeared (%s %q): %s", req.Dialog, h.variable("CONFIRM"), sel, firstLine(err))}, nil
+			return protocol.Result{OK: false, Error: fmt.Sprintf("no %s dialog appeared (%s %q): %s", req.Dialog, h.variable("CONFIRM"), sel, browserhost.FirstLine(err))}, nil
 		}
 		return protocol.Result{OK: true}, nil
 	}
@@ -63,7 +62,7 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 	if !ok {
 		return protocol.Result{OK: false, Error: fmt.Sprintf("no %s confirmation (native confirm()) appeared within 5s", req.Dialog)}, nil
 	}
-	return protocol.Result{OK: true, Value: mustJSON(d.Message)}, nil
+	return protocol.Result{OK: true, Value: browserhost.MustJSON(d.Message)}, nil
 }
 
 // ConversationContains waits for the marker in the profile's CONVERSATION.
@@ -130,7 +129,7 @@ func (h *Host) toggleTheme(ctx context.Context, to string) (protocol.Result, err
 			return protocol.Result{OK: true}, nil
 		}
 		if err := h.ClickWhenVisible(t.toggle, 5*time.Second); err != nil {
-			return protocol.Result{}, fmt.Errorf("clicking %s %q: %s", h.variable("THEME_TOGGLE"), t.toggle, firstLine(err))
+			return protocol.Result{}, fmt.Errorf("clicking %s %q: %s", h.variable("THEME_TOGGLE"), t.toggle, browserhost.FirstLine(err))
 		}
 		if _, err := h.Page.WaitForFunction(`([sel, attr, was]) => { const e = document.querySelector(sel); return !!e && e.getAttribute(attr) !== was; }`,
 			[]any{t.attrSel, t.attrName, raw}, playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(5000)}); err != nil {
@@ -165,12 +164,4 @@ func ThemeOf(v string) string {
 		return "light"
 	}
 	return ""
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
 }

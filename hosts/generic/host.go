@@ -248,7 +248,7 @@ func (h *Host) checkSelectors() error {
 	var problems []string
 	for _, s := range all {
 		if _, err := h.Page.Locator(s.s).Count(); err != nil {
-			problems = append(problems, fmt.Sprintf("%s%s: the browser rejects the selector %q: %s", h.variable(s.v), s.where, s.s, firstLine(err)))
+			problems = append(problems, fmt.Sprintf("%s%s: the browser rejects the selector %q: %s", h.variable(s.v), s.where, s.s, browserhost.FirstLine(err)))
 		}
 	}
 	if len(problems) > 0 {
@@ -267,12 +267,12 @@ func (h *Host) runStep(ctx context.Context, st Step) error {
 	switch st.Verb {
 	case VerbGoto:
 		if _, err := h.Page.Goto(target, playwright.PageGotoOptions{Timeout: &ms, WaitUntil: playwright.WaitUntilStateDomcontentloaded}); err != nil {
-			return fmt.Errorf("loading the page failed: %s", firstLine(err))
+			return fmt.Errorf("loading the page failed: %s", browserhost.FirstLine(err))
 		}
 		return nil
 	case VerbPress:
 		if err := h.Page.Keyboard().Press(target); err != nil {
-			return fmt.Errorf("pressing %q failed: %s", target, firstLine(err))
+			return fmt.Errorf("pressing %q failed: %s", target, browserhost.FirstLine(err))
 		}
 		return nil
 	}
@@ -292,7 +292,7 @@ func (h *Host) runStep(ctx context.Context, st Step) error {
 	if n, cerr := h.Page.Locator(target).Count(); cerr == nil && n == 0 {
 		return fmt.Errorf("no element matches the selector %q within %s (%s)", target, h.cfg.stepTimeout, h.variable("STEP_TIMEOUT"))
 	}
-	return fmt.Errorf("the selector %q matches, but %s did not complete within %s: %s", target, st.Verb, h.cfg.stepTimeout, firstLine(err))
+	return fmt.Errorf("the selector %q matches, but %s did not complete within %s: %s", target, st.Verb, h.cfg.stepTimeout, browserhost.FirstLine(err))
 }
 
 // screenshot saves the page as it is now and returns the path ("" when it
@@ -348,7 +348,7 @@ var queryRE = regexp.MustCompile(`(https?://[^\s"'?]*)\?[^\s"']*`)
 
 func (r redacted) Error() string {
 	if r.oneLine {
-		return Redact(firstLine(r.err))
+		return Redact(browserhost.FirstLine(r.err))
 	}
 	return Redact(r.err.Error())
 }
@@ -356,14 +356,6 @@ func (r redacted) Unwrap() error { return r.err }
 
 // Redact replaces the query string of every http(s) URL in s with "?…".
 func Redact(s string) string { return queryRE.ReplaceAllString(s, "$1?…") }
-
-func firstLine(err error) string {
-	s := strings.TrimSpace(err.Error())
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
-}
 
 func randomHex(n int) string {
 	b := make([]byte, n)

@@ -298,7 +298,7 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 	if !ok {
 		return protocol.Result{OK: false, Error: "no download confirmation appeared within 5s"}, nil
 	}
-	return protocol.Result{OK: true, Value: mustJSON(d.Message)}, nil
+	return protocol.Result{OK: true, Value: browserhost.MustJSON(d.Message)}, nil
 }
 
 // ToggleTheme clicks the Inspector's own colour-scheme button until <html>
@@ -336,12 +336,4 @@ func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protoc
 		return r, err
 	}
 	return h.ToggleTheme(ctx, protocol.Request{Kind: protocol.KindToggleTheme, To: "light"})
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
 }

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
@@ -144,12 +143,12 @@ func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.R
 	stop := c.Locator(selToolStop)
 	ms := 3000.0
 	if err := stop.Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "no Stop control for that View (is its tool call still running?): " + firstLine(err)}, nil
+		return protocol.Result{OK: false, Error: "no Stop control for that View (is its tool call still running?): " + browserhost.FirstLine(err)}, nil
 	}
 	// Stop is shown only while the call runs.
 	ms = 5000
 	if err := stop.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateHidden, Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "the tool call kept running after Stop: " + firstLine(err)}, nil
+		return protocol.Result{OK: false, Error: "the tool call kept running after Stop: " + browserhost.FirstLine(err)}, nil
 	}
 	return protocol.Result{OK: true}, nil
 }
@@ -166,21 +165,13 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 	}
 	ms := 3000.0
 	if err := c.Locator(selViewClose).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "could not press the close button: " + firstLine(err)}, nil
+		return protocol.Result{OK: false, Error: "could not press the close button: " + browserhost.FirstLine(err)}, nil
 	}
 	ms = 10000
 	if err := c.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "the View was not removed after its close button: " + firstLine(err)}, nil
+		return protocol.Result{OK: false, Error: "the View was not removed after its close button: " + browserhost.FirstLine(err)}, nil
 	}
 	return protocol.Result{OK: true}, nil
-}
-
-func firstLine(err error) string {
-	s := err.Error()
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
 }
 
 // ConfirmDialog accepts the host's confirmation dialog of that kind.

@@ -2,7 +2,6 @@ package webchat
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -12,6 +11,7 @@ import (
 	"github.com/mxschmitt/playwright-go"
 
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
 )
 
 // The building blocks hooks are written with: page steps on the profile's
@@ -34,7 +34,7 @@ func (c *Chat) WaitVisible(field string, timeout time.Duration) (playwright.Loca
 		if c.loggedOut() {
 			return nil, c.errLoggedOut()
 		}
-		return nil, fmt.Errorf("%s matched nothing visible within %s on %s: %v", c.Profile.Describe(field), timeout, c.Page.URL(), firstLine(err))
+		return nil, fmt.Errorf("%s matched nothing visible within %s on %s: %v", c.Profile.Describe(field), timeout, c.Page.URL(), browserhost.FirstLine(err))
 	}
 	return l, nil
 }
@@ -84,7 +84,7 @@ func (c *Chat) PickMention(ctx context.Context) error {
 		return err
 	}
 	if err := o.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateHidden}); err != nil {
-		return fmt.Errorf("the mention picker stayed open after Enter (%s): %v", p.Describe("MentionOption"), firstLine(err))
+		return fmt.Errorf("the mention picker stayed open after Enter (%s): %v", p.Describe("MentionOption"), browserhost.FirstLine(err))
 	}
 	return nil
 }
@@ -229,7 +229,7 @@ func (c *Chat) TurnContains(ctx context.Context, marker string, timeout time.Dur
 	if errors.Is(err, playwright.ErrTimeout) {
 		return false, nil
 	}
-	return false, fmt.Errorf("reading the conversation (%s): %v", c.Profile.Describe("Turn"), firstLine(err))
+	return false, fmt.Errorf("reading the conversation (%s): %v", c.Profile.Describe("Turn"), browserhost.FirstLine(err))
 }
 
 // EmulateTheme switches the page's prefers-color-scheme and waits for the
@@ -288,7 +288,7 @@ func (c *Chat) waitFor(ctx context.Context, timeout time.Duration, cond func() (
 // something covered the element, what it was and which variable dismisses
 // modals.
 func (c *Chat) ActionError(what, field string, err error) error {
-	msg := fmt.Sprintf("%s (%s): %s", what, c.Profile.Describe(field), firstLine(err))
+	msg := fmt.Sprintf("%s (%s): %s", what, c.Profile.Describe(field), browserhost.FirstLine(err))
 	if m := intercepts.FindStringSubmatch(err.Error()); m != nil {
 		msg += fmt.Sprintf("; %s covers it (a modal or banner? %s)", m[1], c.Profile.Describe("ModalDismiss"))
 	}
@@ -296,19 +296,3 @@ func (c *Chat) ActionError(what, field string, err error) error {
 }
 
 var intercepts = regexp.MustCompile(`(<[^\n]*?>)\s+(?:from <[^\n]*?>\s+subtree\s+)?intercepts pointer events`)
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
-}
-
-func firstLine(err error) string {
-	s := err.Error()
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
-}

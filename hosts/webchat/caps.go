@@ -7,6 +7,7 @@ import (
 
 	"github.com/mxschmitt/playwright-go"
 
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -70,7 +71,7 @@ func (c *Chat) settleApp(ctx context.Context) {
 	if err == nil && err1 == nil && err2 == nil && ob != nil && vb != nil {
 		dy := vb.Y - ob.Y + ti.Y + ti.Height/2
 		if _, err := outerEl.Evaluate(scrollToPoint, dy); err != nil {
-			c.logf("%s: scrolling the app into view: %v", c.Profile.Product, firstLine(err))
+			c.logf("%s: scrolling the app into view: %v", c.Profile.Product, browserhost.FirstLine(err))
 		}
 	}
 	var last *playwright.Rect
@@ -119,7 +120,7 @@ func (c *Chat) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 	err := c.ClickWhenVisible(c.Profile.Sel(field), 5*time.Second)
 	c.input.Unlock()
 	if err != nil {
-		return protocol.Result{OK: false, Error: fmt.Sprintf("no %s dialog appeared within 5s (%s): %v", req.Dialog, c.Profile.Describe(field), firstLine(err))}, nil
+		return protocol.Result{OK: false, Error: fmt.Sprintf("no %s dialog appeared within 5s (%s): %v", req.Dialog, c.Profile.Describe(field), browserhost.FirstLine(err))}, nil
 	}
 	return protocol.Result{OK: true}, nil
 }
@@ -130,7 +131,7 @@ func (c *Chat) ConversationContains(ctx context.Context, req protocol.Request) (
 	if err != nil {
 		return protocol.Result{}, err
 	}
-	return protocol.Result{OK: ok, Value: mustJSON(ok)}, nil
+	return protocol.Result{OK: ok, Value: browserhost.MustJSON(ok)}, nil
 }
 
 // ToggleTheme answers toggleTheme through the product's hook.

@@ -217,7 +217,7 @@ func (c *Chat) checkSelectors() error {
 			return
 		}
 		if _, err := c.Page.Locator(sel).Count(); err != nil {
-			errs = append(errs, fmt.Errorf("%s is not a valid selector: %v", name, firstLine(err)))
+			errs = append(errs, fmt.Errorf("%s is not a valid selector: %v", name, browserhost.FirstLine(err)))
 		}
 	}
 	for _, f := range append(append([]string{}, requiredSelectors...), optionalSelectors...) {
@@ -247,7 +247,7 @@ func (c *Chat) openConversation(ctx context.Context) error {
 	}
 	if err != nil {
 		return fmt.Errorf("%s did not show its composer within %s: %s matched nothing visible on %s: %v",
-			p.DisplayName, p.PageTimeout, p.Describe("Composer"), c.Page.URL(), firstLine(err))
+			p.DisplayName, p.PageTimeout, p.Describe("Composer"), c.Page.URL(), browserhost.FirstLine(err))
 	}
 	return nil
 }

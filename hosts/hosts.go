@@ -1,7 +1,11 @@
 // Package hosts defines what a host under test is to the runner: Setup and
 // Teardown, plus one optional interface per capability. The runner finds a
-// capability by type assertion; a host that lacks one answers "unsupported"
-// at once and the test skips or falls back.
+// capability by type assertion, after asking the host's CapabilitySet when
+// it has one; a host that lacks a capability answers "unsupported" at once
+// and the test skips or falls back.
+//
+// The built-in hosts are registered by name (Register, in each host
+// package's init; hosts/builtin imports them all).
 package hosts
 
 import (
@@ -60,6 +64,48 @@ type EvidenceTaker interface {
 	TakeEvidence(ctx context.Context, dir, base string) ([]string, error)
 }
 
+// AllowedHoster is implemented by hosts whose pages load from the public
+// internet (hosted products): AllowedHosts are the host names (and their
+// subdomains) the browser's loopback guard must let through. It is asked
+// before the browser starts, so before Setup; an error is bad
+// configuration (a usage error).
+type AllowedHoster interface {
+	AllowedHosts() ([]string, error)
+}
+
+// LoginProfiler is implemented by hosts that need a logged-in browser
+// session, which `mcpconform login` records. LoginProfile reads the
+// product's configuration through getenv (its MCPCONFORM_<HOST>_*
+// overrides); an error is bad configuration and names the variable.
+type LoginProfiler interface {
+	LoginProfile(getenv func(string) string) (Login, error)
+}
+
+// Login is what `mcpconform login` needs to know about a product.
+type Login struct {
+	Product     string // the --host name, e.g. "chatgpt"
+	DisplayName string // e.g. "ChatGPT"
+	// URL is the login page; URLSource says where its value came from,
+	// for messages ("built-in; override with MCPCONFORM_CHATGPT_LOGIN_URL").
+	URL, URLSource string
+	// StorageStateVar is the variable `run` reads the session file's path
+	// from; StorageState is its current value ("" when unset).
+	StorageStateVar, StorageState string
+	// Domains are the host names (and their subdomains) whose cookies
+	// belong to the product.
+	Domains []string
+}
+
+// CapabilitySet is implemented by a host whose capabilities are decided at
+// run time, like http.ResponseController's ErrNotSupported: the value has
+// every capability method it could ever offer, and Supports says which are
+// live. Supports and Dispatch ask it first; a kind it does not support
+// counts as absent everywhere and is answered "unsupported" without the
+// method being called.
+type CapabilitySet interface {
+	Supports(k protocol.Kind) bool
+}
+
 // Capability interfaces, one per protocol.Kind. A returned error is a
 // harness fault (the check is reported ERROR); a host-side "no" is a Result
 // with OK false.
@@ -108,14 +154,29 @@ type (
 	}
 )
 
-// Supports reports whether h implements the capability of kind k.
+// Supports reports whether h has the capability of kind k: its
+// CapabilitySet, when it has one, says so and it has the method.
 func Supports(h Host, k protocol.Kind) bool {
 	return method(h, k) != nil
+}
+
+// Capabilities are the kinds h supports, in protocol.Kinds order.
+func Capabilities(h Host) []protocol.Kind {
+	var out []protocol.Kind
+	for _, k := range protocol.Kinds {
+		if Supports(h, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 type capFunc func(context.Context, protocol.Request) (protocol.Result, error)
 
 func method(h Host, k protocol.Kind) capFunc {
+	if cs, ok := h.(CapabilitySet); ok && !cs.Supports(k) {
+		return nil
+	}
 	switch k {
 	case protocol.KindClickTrigger:
 		if c, ok := h.(TriggerClicker); ok {

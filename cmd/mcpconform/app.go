@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -26,10 +25,8 @@ import (
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
-	"github.com/mcpconform/mcpconform/hosts/chatgpt"
-	"github.com/mcpconform/mcpconform/hosts/claude"
+	_ "github.com/mcpconform/mcpconform/hosts/builtin" // registers the built-in hosts
 	"github.com/mcpconform/mcpconform/hosts/generic"
-	"github.com/mcpconform/mcpconform/hosts/inspector"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
@@ -38,14 +35,6 @@ import (
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
-
-// hostFactories lists the built-in hosts by name.
-var hostFactories = map[string]func() hosts.Host{
-	"reference": func() hosts.Host { return reference.New() },
-	"inspector": func() hosts.Host { return inspector.New() },
-	"chatgpt":   func() hosts.Host { return chatgpt.New() },
-	"claude":    func() hosts.Host { return claude.New() },
-}
 
 func traceFile(cfg Config, host string) string {
 	if !cfg.Trace {
@@ -60,8 +49,8 @@ func newHost(cfg Config, name string) hosts.Host {
 		set, _ := reference.ParseDefects(cfg.HostDefects)
 		return reference.NewWithDefects(set)
 	}
-	if f, ok := hostFactories[name]; ok {
-		return f()
+	if h, ok := hosts.New(name); ok {
+		return h
 	}
 	h, _ := generic.Lookup(name, envconfig.OsLookuper()) // validated
 	return h
@@ -125,14 +114,8 @@ func firstError(errs []error) error {
 	return nil
 }
 
-func hostNames() []string {
-	var n []string
-	for k := range hostFactories {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
-}
+// hostNames are the built-in hosts (the registry of package hosts).
+func hostNames() []string { return hosts.Names() }
 
 // Config is every setting of `run`, from MCPCONFORM_* variables through
 // go-envconfig; flags given on the command line win.
@@ -277,7 +260,7 @@ func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper
 func (cfg Config) validate() error {
 	seen := map[string]bool{}
 	for _, h := range cfg.hostList() {
-		if _, ok := hostFactories[h]; !ok {
+		if !hosts.IsBuiltin(h) {
 			// Not built in: a profile from MCPCONFORM_<NAME>_* variables.
 			if !slices.Contains(generic.Profiles(envconfig.OsLookuper()), h) {
 				return fmt.Errorf("unknown host %q: choose one of %s, or define a profile with MCPCONFORM_%s_* variables (docs/profiles.md)", h, strings.Join(hostNames(), ", "), strings.ToUpper(strings.ReplaceAll(h, "-", "_")))
@@ -450,7 +433,7 @@ func runSuite(cc *cli.Context, cfg Config, exp *baseline.Expectations, stdout, s
 		// Hosted products must be reachable through the loopback guard.
 		var allow []string
 		for _, name := range cfg.hostList() {
-			if a, ok := newHost(cfg, name).(interface{ AllowedHosts() ([]string, error) }); ok {
+			if a, ok := newHost(cfg, name).(hosts.AllowedHoster); ok {
 				hs, err := a.AllowedHosts()
 				if err != nil {
 					runErr = &exitError{code: ExitUsage, err: err}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -12,7 +11,6 @@ import (
 
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/generic"
-	"github.com/mcpconform/mcpconform/protocol"
 )
 
 // hostsCommand lists the built-in hosts and the host profiles defined in
@@ -40,27 +38,19 @@ func hostsCommandWith(l envconfig.Lookuper) *cli.Command {
 	}
 }
 
-// builtinNames are the names --host accepts without a profile.
-func builtinNames() []string {
-	n := hostNames()
-	sort.Strings(n)
-	return n
-}
+// builtinNames are the names --host accepts without a profile: the
+// registered hosts, sorted.
+func builtinNames() []string { return hosts.Names() }
 
-func isBuiltin(name string) bool {
-	_, ok := hostFactories[name]
-	return ok
-}
+func isBuiltin(name string) bool { return hosts.IsBuiltin(name) }
 
 // builtinCapabilities asks a freshly built (not set up) built-in host which
-// capability methods it has.
+// capabilities it has.
 func builtinCapabilities(name string) []string {
-	h := hostFactories[name]()
+	h, _ := hosts.New(name)
 	var out []string
-	for _, k := range protocol.Kinds {
-		if hosts.Supports(h, k) {
-			out = append(out, string(k))
-		}
+	for _, k := range hosts.Capabilities(h) {
+		out = append(out, string(k))
 	}
 	return out
 }

@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -20,25 +19,13 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/hosts/chatgpt"
-	"github.com/mcpconform/mcpconform/hosts/claude"
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 )
 
-// hostedProfiles are the hosted products `login` knows, by --host name.
-var hostedProfiles = map[string]func() webchat.Profile{
-	"chatgpt": chatgpt.Profile,
-	"claude":  claude.Profile,
-}
-
-func hostedNames() []string {
-	var n []string
-	for k := range hostedProfiles {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
-}
+// hostedNames are the hosted products `login` knows: the registered hosts
+// that are a hosts.LoginProfiler.
+func hostedNames() []string { return hosts.Logins() }
 
 func loginCommand() *cli.Command {
 	return &cli.Command{
@@ -109,7 +96,8 @@ func (e *loginUsageError) Error() string { return e.err.Error() }
 // user has closed every window, saves the browser context's storage state
 // to the output file with mode 0600.
 func login(ctx context.Context, o loginOptions) error {
-	mk, ok := hostedProfiles[o.host]
+	h, _ := hosts.New(o.host)
+	lp, ok := h.(hosts.LoginProfiler)
 	if !ok {
 		return &loginUsageError{fmt.Errorf("unknown host %q for login: choose one of %s", o.host, strings.Join(hostedNames(), ", "))}
 	}
@@ -119,12 +107,9 @@ func login(ctx context.Context, o loginOptions) error {
 	if o.snapshotEvery <= 0 {
 		o.snapshotEvery = time.Second
 	}
-	p, err := webchat.LoadProfile(mk(), o.getenv)
+	p, err := lp.LoginProfile(o.getenv)
 	if err != nil {
 		return &loginUsageError{err}
-	}
-	if p.LoginURL == "" || p.LoginURL == webchat.None {
-		return &loginUsageError{fmt.Errorf("%s is empty: no login page to open", p.Var("LoginURL"))}
 	}
 	out, err := loginOutput(o.out, p)
 	if err != nil {
@@ -202,9 +187,9 @@ func login(ctx context.Context, o loginOptions) error {
 	})
 	b.OnDisconnected(func(playwright.Browser) { finish() })
 
-	fmt.Fprintf(o.stdout, "Log in to %s in the browser window (%s).\nWhen a new chat opens, close the window: the session is saved to %s.\n", p.DisplayName, p.LoginURL, out)
-	if _, err := page.Goto(p.LoginURL); err != nil {
-		return fmt.Errorf("opening %s (%s): %w", p.LoginURL, p.Source("LoginURL"), err)
+	fmt.Fprintf(o.stdout, "Log in to %s in the browser window (%s).\nWhen a new chat opens, close the window: the session is saved to %s.\n", p.DisplayName, p.URL, out)
+	if _, err := page.Goto(p.URL); err != nil {
+		return fmt.Errorf("opening %s (%s): %w", p.URL, p.URLSource, err)
 	}
 	if o.onPage != nil {
 		go o.onPage(page)
@@ -237,13 +222,13 @@ wait:
 	if n == 0 {
 		fmt.Fprintf(o.stdout, "warning: no cookie of %s was saved: did the login finish before the window closed?\n", p.DisplayName)
 	}
-	fmt.Fprintf(o.stdout, "Use it with:\n  export %s=%s\n  mcpconform run --host %s\n", p.Var("StorageState"), out, p.Product)
+	fmt.Fprintf(o.stdout, "Use it with:\n  export %s=%s\n  mcpconform run --host %s\n", p.StorageStateVar, out, p.Product)
 	return nil
 }
 
 // loginOutput picks the output path: --out, then the variable run reads,
 // then a private file in the user's config directory.
-func loginOutput(flag string, p *webchat.Profile) (string, error) {
+func loginOutput(flag string, p hosts.Login) (string, error) {
 	out := flag
 	if out == "" {
 		out = p.StorageState
@@ -266,15 +251,15 @@ func loginOutput(flag string, p *webchat.Profile) (string, error) {
 }
 
 // productCookies counts the cookies that belong to the product's sites.
-func productCookies(st *playwright.StorageState, p *webchat.Profile) int {
-	hosts := append([]string(nil), p.AllowedHosts...)
-	if u, err := url.Parse(p.LoginURL); err == nil {
-		hosts = append(hosts, u.Hostname())
+func productCookies(st *playwright.StorageState, p hosts.Login) int {
+	domains := append([]string(nil), p.Domains...)
+	if u, err := url.Parse(p.URL); err == nil {
+		domains = append(domains, u.Hostname())
 	}
 	n := 0
 	for _, c := range st.Cookies {
 		d := strings.TrimPrefix(strings.ToLower(c.Domain), ".")
-		for _, h := range hosts {
+		for _, h := range domains {
 			if d == h || strings.HasSuffix(d, "."+h) {
 				n++
 				break

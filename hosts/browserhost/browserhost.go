@@ -1,10 +1,13 @@
 // Package browserhost is the shared base of hosts driven in a browser page.
 // It owns the browser context and page, finds the suite through the bridge,
 // records console lines and opened tabs, and offers the capability
-// building blocks every web product needs. A product type embeds *Base,
-// supplies its selectors and hooks, and declares the capability methods it
-// really supports (each usually a one-line call into Base), so that a
-// capability a product lacks stays absent and answers "unsupported".
+// building blocks every web product needs. The capabilities any browser
+// page gives its driver (checkLinkOpen, inspectFrame, readConsole; caps.go)
+// are methods of Base; a product type embeds *Base, supplies its selectors
+// and hooks, and declares the other capability methods it really supports
+// (often a call into a building block here: ClickInView, Dialogs,
+// Downloads), so that a capability a product lacks stays absent and
+// answers "unsupported".
 package browserhost
 
 import (
@@ -191,10 +194,10 @@ func (b *Base) TextContains(ctx context.Context, sel, marker string, timeout tim
 	_, err := b.Page.WaitForFunction(`([sel, marker]) => { const e = document.querySelector(sel); return !!e && e.innerText.includes(marker); }`,
 		[]any{sel, marker}, playwright.PageWaitForFunctionOptions{Timeout: &ms})
 	if err == nil {
-		return protocol.Result{OK: true, Value: mustJSON(true)}, nil
+		return protocol.Result{OK: true, Value: MustJSON(true)}, nil
 	}
 	if errors.Is(err, playwright.ErrTimeout) || strings.Contains(err.Error(), "Timeout") {
-		return protocol.Result{OK: false, Value: mustJSON(false)}, nil
+		return protocol.Result{OK: false, Value: MustJSON(false)}, nil
 	}
 	return protocol.Result{}, err
 }
@@ -214,7 +217,7 @@ func (b *Base) LinkOpened(ctx context.Context, url string, timeout time.Duration
 		b.mu.Unlock()
 		for _, u := range seen {
 			if strings.HasPrefix(u, url) {
-				return protocol.Result{OK: true, Value: mustJSON(u)}, nil
+				return protocol.Result{OK: true, Value: MustJSON(u)}, nil
 			}
 		}
 		if time.Now().After(deadline) {
@@ -246,10 +249,10 @@ func (b *Base) ConsoleMatching(ctx context.Context, pattern string, timeout time
 		}
 		b.mu.Unlock()
 		if len(hits) > 0 {
-			return protocol.Result{OK: true, Value: mustJSON(hits)}, nil
+			return protocol.Result{OK: true, Value: MustJSON(hits)}, nil
 		}
 		if time.Now().After(deadline) {
-			return protocol.Result{OK: false, Value: mustJSON([]string{})}, nil
+			return protocol.Result{OK: false, Value: MustJSON([]string{})}, nil
 		}
 		select {
 		case <-ctx.Done():
@@ -303,7 +306,7 @@ func (b *Base) Inspect(ctx context.Context) (protocol.Result, error) {
 			return protocol.Result{}, err
 		}
 	}
-	return protocol.Result{OK: true, Value: mustJSON(info)}, nil
+	return protocol.Result{OK: true, Value: MustJSON(info)}, nil
 }
 
 // Reset returns the page to a neutral state between manual tests: closes
@@ -322,10 +325,51 @@ func (b *Base) Reset(ctx context.Context) (protocol.Result, error) {
 	return protocol.Result{OK: true}, nil
 }
 
-func mustJSON(v any) json.RawMessage {
+// MustJSON is v as JSON (a Result's Value); v must be marshalable.
+func MustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
 	}
 	return b
+}
+
+// SuiteFrameElement is the host page's own iframe around the suite: the
+// sandbox proxy's, or the View's when there is no proxy. Scrolling from
+// inside an out-of-process frame does not reach the page's scroll
+// containers, so the host scrolls this element.
+func (b *Base) SuiteFrameElement() (playwright.ElementHandle, error) {
+	if b.Suite == nil {
+		return nil, errors.New("suite not bound")
+	}
+	f := b.Suite.Frame()
+	for f.ParentFrame() != nil && f.ParentFrame().ParentFrame() != nil {
+		f = f.ParentFrame()
+	}
+	return f.FrameElement()
+}
+
+// ClickInView clicks the suite's trigger for real, as Click does, after
+// scrolling the suite's iframe into view (other Views a host shows can
+// have scrolled it away); a click lost to a layout shift is tried again,
+// three times in all.
+func (b *Base) ClickInView(ctx context.Context) (protocol.Result, error) {
+	var r protocol.Result
+	for attempt := 0; attempt < 3; attempt++ {
+		if el, err := b.SuiteFrameElement(); err == nil {
+			el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
+		}
+		var err error
+		if r, err = b.Click(ctx); err != nil || r.OK {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// FirstLine is the first line of err's message, trimmed: Playwright
+// appends its call log to every error, which a report does not want.
+func FirstLine(err error) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
+	return s
 }

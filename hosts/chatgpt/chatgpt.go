@@ -22,8 +22,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
-	"github.com/mcpconform/mcpconform/protocol"
 )
 
 // Experimental marks the driver as not verified against the live product.
@@ -63,24 +63,25 @@ func Profile() webchat.Profile {
 	}
 }
 
-// Host drives ChatGPT.
+// Host drives ChatGPT: a webchat.Chat, whose capability methods it has.
 type Host struct{ *webchat.Chat }
+
+// init registers the host as --host chatgpt (hosts/builtin imports it).
+func init() { hosts.Register("chatgpt", func() hosts.Host { return New() }) }
 
 // New returns the ChatGPT driver, configured from the environment.
 func New() *Host { return NewWithOptions(webchat.Options{}) }
 
 // NewWithOptions returns the ChatGPT driver.
-func NewWithOptions(o webchat.Options) *Host { return &Host{webchat.New(Profile(), hooks{}, o)} }
-
-func (h *Host) Name() string { return "chatgpt" }
+func NewWithOptions(o webchat.Options) *Host { return &Host{webchat.New(Profile(), hooks, o)} }
 
 // hooks are ChatGPT's steps; the rest are webchat's defaults.
-type hooks struct{ webchat.DefaultHooks }
+var hooks = webchat.Hooks{SendPrompt: sendPrompt}
 
-// SendPrompt picks the connector from the @-mention picker first (typed key
+// sendPrompt picks the connector from the @-mention picker first (typed key
 // by key: the picker opens on input events) and then types the prompt: the
 // model only sees a developer-mode connector's tools once it is picked.
-func (hooks) SendPrompt(ctx context.Context, c *webchat.Chat, prompt string) error {
+func sendPrompt(ctx context.Context, c *webchat.Chat, prompt string) error {
 	composer, err := c.WaitVisible("Composer", 0)
 	if err != nil {
 		return err
@@ -101,33 +102,4 @@ func (hooks) SendPrompt(ctx context.Context, c *webchat.Chat, prompt string) err
 		return c.ActionError("typing the prompt", "Composer", err)
 	}
 	return c.SendComposer(ctx)
-}
-
-// Capabilities ChatGPT's page offers the driver. readModelToolList is
-// absent: the page shows no tool list, so visibility/app-tool-hidden falls
-// back to asking the model.
-
-func (h *Host) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Trigger(ctx, req)
-}
-func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Confirm(ctx, req)
-}
-func (h *Host) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.LinkOpened(ctx, req.URL, 5*time.Second)
-}
-func (h *Host) ConversationContains(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Conversation(ctx, req)
-}
-func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Theme(ctx, req)
-}
-func (h *Host) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Inspect(ctx)
-}
-func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
-}
-func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.ResetPage(ctx, req)
 }

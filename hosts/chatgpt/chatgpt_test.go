@@ -192,9 +192,12 @@ func TestWithoutTheMentionHookTheAppNeverShows(t *testing.T) {
 }
 
 // The modal hook matters: with it off, the onboarding modal swallows the
-// clicks and Setup fails naming the selector it could not use.
+// clicks and Setup fails naming the selector it could not use. The modal
+// is there from the load: popping up 400 ms later, it raced the driver's
+// clicks, and a fast enough driver sent the prompt before it came.
 func TestWithoutTheModalHookSetupFails(t *testing.T) {
 	_, vars := imitation(t)
+	vars["MCPCONFORM_CHATGPT_URL"] += "?modal-at-load"
 	setenv(t, vars)
 	t.Setenv("MCPCONFORM_CHATGPT_MODAL_DISMISS_SELECTOR", "none")
 	t.Setenv("MCPCONFORM_CHATGPT_PAGE_TIMEOUT", "3s")

@@ -27,8 +27,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
-	"github.com/mcpconform/mcpconform/protocol"
 )
 
 // Experimental marks the driver as not verified against the live product.
@@ -67,24 +67,27 @@ func Profile() webchat.Profile {
 	}
 }
 
-// Host drives Claude.
+// Host drives Claude: a webchat.Chat, whose capability methods it has.
 type Host struct{ *webchat.Chat }
+
+// init registers the host as --host claude (hosts/builtin imports it).
+func init() { hosts.Register("claude", func() hosts.Host { return New() }) }
 
 // New returns the Claude driver, configured from the environment.
 func New() *Host { return NewWithOptions(webchat.Options{}) }
 
 // NewWithOptions returns the Claude driver.
-func NewWithOptions(o webchat.Options) *Host { return &Host{webchat.New(Profile(), hooks{}, o)} }
+func NewWithOptions(o webchat.Options) *Host { return &Host{webchat.New(Profile(), hooks, o)} }
 
-func (h *Host) Name() string { return "claude" }
+// hooks are Claude's steps; the rest are webchat's defaults (among them
+// CommitMessage: the profile's CommitDrafts makes it accept Claude's
+// drafted ui/message and send it).
+var hooks = webchat.Hooks{SendPrompt: sendPrompt}
 
-// hooks are Claude's steps; the rest are webchat's defaults.
-type hooks struct{ webchat.DefaultHooks }
-
-// SendPrompt dismisses the cookie banner first (typing and Enter are
+// sendPrompt dismisses the cookie banner first (typing and Enter are
 // swallowed while it is up), retries the typing until the composer holds
 // the prompt, then sends.
-func (hooks) SendPrompt(ctx context.Context, c *webchat.Chat, prompt string) error {
+func sendPrompt(ctx context.Context, c *webchat.Chat, prompt string) error {
 	var err error
 	for i := 0; i < 3; i++ {
 		if err = c.DismissModals(ctx, 0); err != nil {
@@ -98,38 +101,4 @@ func (hooks) SendPrompt(ctx context.Context, c *webchat.Chat, prompt string) err
 		return err
 	}
 	return c.SendComposer(ctx)
-}
-
-// CommitMessage accepts Claude's drafted ui/message and sends it.
-func (hooks) CommitMessage(ctx context.Context, c *webchat.Chat) error {
-	return c.CommitDraft(ctx)
-}
-
-// Capabilities Claude's page offers the driver. readModelToolList is
-// absent: the page shows no tool list, so visibility/app-tool-hidden falls
-// back to asking the model.
-
-func (h *Host) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Trigger(ctx, req)
-}
-func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Confirm(ctx, req)
-}
-func (h *Host) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.LinkOpened(ctx, req.URL, 5*time.Second)
-}
-func (h *Host) ConversationContains(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Conversation(ctx, req)
-}
-func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Theme(ctx, req)
-}
-func (h *Host) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Inspect(ctx)
-}
-func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
-}
-func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.ResetPage(ctx, req)
 }

@@ -1,94 +1,48 @@
 package generic
 
-//go:generate go run gen_caps.go
-
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
 
-	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
-// The runner finds a capability by type assertion on the host value, so a
-// capability the profile does not configure must not be a method of that
-// value at all (a method answering "unsupported" would still count in
-// hosts.Supports and in the reports). Each capability method therefore
-// lives on a one-field wrapper type below, and compose (caps_gen.go,
-// written by gen_caps.go) returns a struct that embeds *Host and exactly the
-// wrappers of the configured capabilities: one struct type per subset of
-// kinds, bit i standing for kinds[i].
+// A profile host has the method of every capability a profile can give
+// (kinds), and Supports (hosts.CapabilitySet) says which of them its
+// profile configures: hosts.Supports and hosts.Dispatch ask it first, so
+// an unconfigured capability is absent for the runner and the reports and
+// is answered "unsupported" without its method being called.
 
-// kinds are the capabilities a profile host can have, in the bit order of
-// composers; gen_caps.go holds the same list. Other protocol kinds are
-// never methods of a profile host.
+// kinds are the capabilities a profile host can have. Other protocol kinds
+// are never supported by a profile host.
 var kinds = []protocol.Kind{
 	protocol.KindClickTrigger, protocol.KindConfirmDialog, protocol.KindCheckLinkOpen,
 	protocol.KindConversationContains, protocol.KindToggleTheme, protocol.KindReadModelToolList,
 	protocol.KindInspectFrame, protocol.KindReadConsole, protocol.KindResetIsolation,
 }
 
-// mask is the capability set of h as bits of kinds.
-func (h *Host) mask() int {
-	m := 0
-	for i, k := range kinds {
-		if h.cfg.caps[k] {
-			m |= 1 << i
-		}
-	}
-	return m
-}
-
-func compose(h *Host) hosts.Host { return composers[h.mask()](h) }
-
-type capClickTrigger struct{ h *Host }
+// Supports reports whether the profile gives the host capability k (one
+// of kinds).
+func (h *Host) Supports(k protocol.Kind) bool { return h.cfg.caps[k] && slices.Contains(kinds, k) }
 
 // ClickTrigger clicks the suite's trigger button for real. Other Views
 // (a host may show several apps) can have scrolled the suite's iframe out
 // of view: it is scrolled back first, and a click lost to a layout shift
 // is retried.
-func (c capClickTrigger) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	var r protocol.Result
-	for attempt := 0; attempt < 3; attempt++ {
-		c.h.scrollSuiteIntoView()
-		var err error
-		if r, err = c.h.Click(ctx); err != nil || r.OK {
-			return r, err
-		}
-	}
-	return r, nil
+func (h *Host) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.ClickInView(ctx)
 }
-
-// scrollSuiteIntoView scrolls the host page's own iframe around the suite
-// into view (scrolling from inside an out-of-process frame does not reach
-// the page's scroll containers).
-func (h *Host) scrollSuiteIntoView() {
-	if h.Suite == nil {
-		return
-	}
-	f := h.Suite.Frame()
-	for f.ParentFrame() != nil && f.ParentFrame().ParentFrame() != nil {
-		f = f.ParentFrame()
-	}
-	el, err := f.FrameElement()
-	if err != nil {
-		return
-	}
-	el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
-}
-
-type capConfirmDialog struct{ h *Host }
 
 // ConfirmDialog confirms the host's dialog of that kind: reports a native
 // confirm() accepted as it appeared (CONFIRM=native), or clicks the
 // profile's confirm button once it is visible.
-func (c capConfirmDialog) ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	h := c.h
+func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if !h.cfg.dialogs[req.Dialog] {
 		r := protocol.Unsupported(req.Kind)
 		r.Error += fmt.Sprintf(" (%s does not list %s: the host does not ask before it)", h.variable("DIALOGS"), req.Dialog)
@@ -97,94 +51,47 @@ func (c capConfirmDialog) ConfirmDialog(ctx context.Context, req protocol.Reques
 	if h.cfg.confirm != ConfirmNative {
 		sel := expand(h.cfg.confirm, map[string]string{PhDialog: string(req.Dialog)})
 		if err := h.ClickWhenVisible(sel, 5*time.Second); err != nil {
-			return protocol.Result{OK: false, Error: fmt.Sprintf("no %s dialog appeared (%s %q): %s", req.Dialog, h.variable("CONFIRM"), sel, firstLine(err))}, nil
+			return protocol.Result{OK: false, Error: fmt.Sprintf("no %s dialog appeared (%s %q): %s", req.Dialog, h.variable("CONFIRM"), sel, browserhost.FirstLine(err))}, nil
 		}
 		return protocol.Result{OK: true}, nil
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		h.mu.Lock()
-		for i := range h.dialogs {
-			if d := &h.dialogs[i]; !d.consumed {
-				d.consumed = true
-				h.mu.Unlock()
-				return protocol.Result{OK: true, Value: mustJSON(d.Message)}, nil
-			}
-		}
-		h.mu.Unlock()
-		wait := time.Until(deadline)
-		if wait <= 0 {
-			return protocol.Result{OK: false, Error: fmt.Sprintf("no %s confirmation (native confirm()) appeared within 5s", req.Dialog)}, nil
-		}
-		select {
-		case <-ctx.Done():
-			return protocol.Result{}, ctx.Err()
-		case <-h.dialogC:
-		case <-time.After(wait):
-		}
+	d, ok, err := h.native.Next(ctx, 5*time.Second, func(browserhost.Dialog) bool { return true })
+	if err != nil {
+		return protocol.Result{}, err
 	}
+	if !ok {
+		return protocol.Result{OK: false, Error: fmt.Sprintf("no %s confirmation (native confirm()) appeared within 5s", req.Dialog)}, nil
+	}
+	return protocol.Result{OK: true, Value: browserhost.MustJSON(d.Message)}, nil
 }
-
-type capCheckLinkOpen struct{ h *Host }
-
-// CheckLinkOpen reports whether a new tab or window opened the URL.
-func (c capCheckLinkOpen) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return c.h.LinkOpened(ctx, req.URL, 5*time.Second)
-}
-
-type capConversationContains struct{ h *Host }
 
 // ConversationContains waits for the marker in the profile's CONVERSATION.
-func (c capConversationContains) ConversationContains(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return c.h.TextContains(ctx, c.h.cfg.conversation, req.Marker, time.Duration(req.TimeoutMs)*time.Millisecond)
+func (h *Host) ConversationContains(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.TextContains(ctx, h.cfg.conversation, req.Marker, time.Duration(req.TimeoutMs)*time.Millisecond)
 }
-
-type capToggleTheme struct{ h *Host }
 
 // ToggleTheme switches the host to req.To: by prefers-color-scheme
 // (THEME_TOGGLE=emulate), or by clicking THEME_TOGGLE until THEME_ATTR
 // reads the wanted theme.
-func (c capToggleTheme) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return c.h.toggleTheme(ctx, req.To)
+func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.toggleTheme(ctx, req.To)
 }
 
-type capReadModelToolList struct{ h *Host }
-
 // ReadModelToolList asks the Go hook for the model's tool list.
-func (c capReadModelToolList) ReadModelToolList(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	v, err := c.h.hooks.ModelTools(ctx)
+func (h *Host) ReadModelToolList(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	v, err := h.hooks.ModelTools(ctx)
 	if err != nil {
 		return protocol.Result{}, err
 	}
 	return protocol.Result{OK: true, Value: v}, nil
 }
 
-type capInspectFrame struct{ h *Host }
-
-// InspectFrame reports the attributes of the app iframe and its parent
-// iframe, read from the host DOM.
-func (c capInspectFrame) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return c.h.Inspect(ctx)
-}
-
-type capReadConsole struct{ h *Host }
-
-// ReadConsole waits for console lines matching the pattern.
-func (c capReadConsole) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return c.h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
-}
-
-type capResetIsolation struct{ h *Host }
-
 // ResetIsolation closes tabs the tests opened, forgets native dialogs,
 // presses Escape and, when the profile can switch the theme, restores
 // light. It does not repeat the steps: the suite that asks runs inside the
 // app, and showing the app again would end the run.
-func (c capResetIsolation) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	h := c.h
-	h.mu.Lock()
-	h.dialogs = nil
-	h.mu.Unlock()
+func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	h.native.Forget()
 	if r, err := h.Reset(ctx); err != nil || !r.OK {
 		return r, err
 	}
@@ -222,7 +129,7 @@ func (h *Host) toggleTheme(ctx context.Context, to string) (protocol.Result, err
 			return protocol.Result{OK: true}, nil
 		}
 		if err := h.ClickWhenVisible(t.toggle, 5*time.Second); err != nil {
-			return protocol.Result{}, fmt.Errorf("clicking %s %q: %s", h.variable("THEME_TOGGLE"), t.toggle, firstLine(err))
+			return protocol.Result{}, fmt.Errorf("clicking %s %q: %s", h.variable("THEME_TOGGLE"), t.toggle, browserhost.FirstLine(err))
 		}
 		if _, err := h.Page.WaitForFunction(`([sel, attr, was]) => { const e = document.querySelector(sel); return !!e && e.getAttribute(attr) !== was; }`,
 			[]any{t.attrSel, t.attrName, raw}, playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(5000)}); err != nil {
@@ -257,12 +164,4 @@ func ThemeOf(v string) string {
 		return "light"
 	}
 	return ""
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
 }

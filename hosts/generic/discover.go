@@ -7,14 +7,17 @@ import (
 	"strings"
 
 	"github.com/sethvargo/go-envconfig"
+
+	"github.com/mcpconform/mcpconform/hosts"
 )
 
 // Reserved are names whose MCPCONFORM_<NAME>_* variables belong to a host
 // built into mcpconform (MCPCONFORM_INSPECTOR_URL attaches the inspector
 // driver to a running Inspector; MCPCONFORM_CHATGPT_URL overrides the
-// chatgpt driver's page), so they never name a profile. Profiles and
-// Lookup also take the caller's list of built-in hosts.
-var Reserved = []string{"reference", "inspector", "chatgpt", "claude"}
+// chatgpt driver's page), so they never name a profile: the hosts
+// registered with package hosts (hosts.Names; importing hosts/builtin
+// registers every built-in). Profiles also takes the caller's list.
+func Reserved() []string { return hosts.Names() }
 
 // Keyer is a Lookuper that can list its keys. Profiles can enumerate it,
 // envconfig.OsLookuper, envconfig.MapLookuper and envconfig.PrefixLookuper
@@ -54,7 +57,7 @@ func Profiles(l envconfig.Lookuper, builtin ...string) []string {
 }
 
 func isReserved(name string, builtin []string) bool {
-	for _, r := range append(builtin, Reserved...) {
+	for _, r := range append(builtin, Reserved()...) {
 		if Key(r) == Key(name) {
 			return true
 		}

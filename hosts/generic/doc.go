@@ -22,7 +22,8 @@
 //     never shows is a *SetupError (ErrStep, ErrAppNotShown: infrastructure,
 //     exit code 3) naming the variable and step, with a screenshot.
 //
-// The value Lookup and New return has exactly the capability methods the
-// profile configures (see caps.go), so the runner's type assertions see no
-// capability the profile does not give.
+// The value Lookup and New return is a hosts.CapabilitySet: its Supports
+// answers for exactly the capabilities the profile configures (see
+// caps.go), so the runner and the reports see no capability the profile
+// does not give.
 package generic

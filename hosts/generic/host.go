@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
@@ -79,10 +78,9 @@ func (e *SetupError) Error() string {
 
 func (e *SetupError) Unwrap() []error { return []error{e.kind, e.Err} }
 
-// Host drives a web host as its profile says. It embeds the browser base;
-// the capability methods live on small wrapper types, so that the value
-// Lookup and New return has exactly the capabilities the profile
-// configures and the runner's type assertion finds no other.
+// Host drives a web host as its profile says. It embeds the browser base
+// and has every capability method a profile can give; Supports (see
+// caps.go) says which the profile configures, and only those count.
 type Host struct {
 	*browserhost.Base
 	cfg   *config
@@ -95,14 +93,8 @@ type Host struct {
 	vars    map[string]string
 	cleanup func() error
 
-	mu      sync.Mutex
-	dialogs []seenDialog
-	dialogC chan struct{}
-}
-
-type seenDialog struct {
-	Type, Message string
-	consumed      bool
+	// native are the page's native dialogs (CONFIRM=native).
+	native browserhost.Dialogs
 }
 
 // Lookup builds the host of the profile name from MCPCONFORM_<NAME>_*
@@ -128,24 +120,18 @@ func New(name string, p Profile, hk Hooks) (hosts.Host, error) {
 		return nil, err
 	}
 	h := &Host{
-		Base:    &browserhost.Base{AppFrame: c.frame},
-		cfg:     c,
-		hooks:   hk,
-		dialogC: make(chan struct{}, 1),
+		Base:  &browserhost.Base{AppFrame: c.frame},
+		cfg:   c,
+		hooks: hk,
 	}
-	return compose(h), nil
+	return h, nil
 }
 
 // Unwrap returns the *Host behind a host Lookup or New returned.
 func Unwrap(h hosts.Host) (*Host, bool) {
-	c, ok := h.(interface{ core() *Host })
-	if !ok {
-		return nil, false
-	}
-	return c.core(), true
+	c, ok := h.(*Host)
+	return c, ok
 }
-
-func (h *Host) core() *Host { return h }
 
 // Name is the profile's canonical name.
 func (h *Host) Name() string { return h.cfg.name }
@@ -202,7 +188,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		return nil, err
 	}
 	if h.cfg.confirm == ConfirmNative {
-		h.Page.OnDialog(h.onDialog)
+		h.native.Watch(h.Page, nativePolicy)
 	}
 	if err := h.checkSelectors(); err != nil {
 		return nil, err
@@ -262,7 +248,7 @@ func (h *Host) checkSelectors() error {
 	var problems []string
 	for _, s := range all {
 		if _, err := h.Page.Locator(s.s).Count(); err != nil {
-			problems = append(problems, fmt.Sprintf("%s%s: the browser rejects the selector %q: %s", h.variable(s.v), s.where, s.s, firstLine(err)))
+			problems = append(problems, fmt.Sprintf("%s%s: the browser rejects the selector %q: %s", h.variable(s.v), s.where, s.s, browserhost.FirstLine(err)))
 		}
 	}
 	if len(problems) > 0 {
@@ -281,12 +267,12 @@ func (h *Host) runStep(ctx context.Context, st Step) error {
 	switch st.Verb {
 	case VerbGoto:
 		if _, err := h.Page.Goto(target, playwright.PageGotoOptions{Timeout: &ms, WaitUntil: playwright.WaitUntilStateDomcontentloaded}); err != nil {
-			return fmt.Errorf("loading the page failed: %s", firstLine(err))
+			return fmt.Errorf("loading the page failed: %s", browserhost.FirstLine(err))
 		}
 		return nil
 	case VerbPress:
 		if err := h.Page.Keyboard().Press(target); err != nil {
-			return fmt.Errorf("pressing %q failed: %s", target, firstLine(err))
+			return fmt.Errorf("pressing %q failed: %s", target, browserhost.FirstLine(err))
 		}
 		return nil
 	}
@@ -306,7 +292,7 @@ func (h *Host) runStep(ctx context.Context, st Step) error {
 	if n, cerr := h.Page.Locator(target).Count(); cerr == nil && n == 0 {
 		return fmt.Errorf("no element matches the selector %q within %s (%s)", target, h.cfg.stepTimeout, h.variable("STEP_TIMEOUT"))
 	}
-	return fmt.Errorf("the selector %q matches, but %s did not complete within %s: %s", target, st.Verb, h.cfg.stepTimeout, firstLine(err))
+	return fmt.Errorf("the selector %q matches, but %s did not complete within %s: %s", target, st.Verb, h.cfg.stepTimeout, browserhost.FirstLine(err))
 }
 
 // screenshot saves the page as it is now and returns the path ("" when it
@@ -341,31 +327,12 @@ func (h *Host) Teardown(ctx context.Context) error {
 	return err
 }
 
-// onDialog accepts the page's native confirm() and alert() dialogs as they
-// appear (a native dialog blocks the renderer, and with it a same-process
-// View, so waiting for the suite to ask would deadlock) and dismisses
-// prompts. confirmDialog reports the confirmations.
-func (h *Host) onDialog(d playwright.Dialog) {
-	typ, msg := d.Type(), d.Message()
-	go func() {
-		if typ == "prompt" {
-			d.Dismiss()
-		} else {
-			d.Accept()
-		}
-	}()
-	if typ != "confirm" {
-		return
-	}
-	h.mu.Lock()
-	if len(h.dialogs) < 100 {
-		h.dialogs = append(h.dialogs, seenDialog{Type: typ, Message: msg})
-	}
-	h.mu.Unlock()
-	select {
-	case h.dialogC <- struct{}{}:
-	default:
-	}
+// nativePolicy accepts the page's native confirm() and alert() dialogs as
+// they appear (a native dialog blocks the renderer, and with it a
+// same-process View, so waiting for the suite to ask would deadlock) and
+// dismisses prompts. ConfirmDialog reports the confirmations.
+func nativePolicy(typ, msg string) (accept, record bool) {
+	return typ != "prompt", typ == "confirm"
 }
 
 // redacted hides the query strings of URLs in an error's message (deep
@@ -381,7 +348,7 @@ var queryRE = regexp.MustCompile(`(https?://[^\s"'?]*)\?[^\s"']*`)
 
 func (r redacted) Error() string {
 	if r.oneLine {
-		return Redact(firstLine(r.err))
+		return Redact(browserhost.FirstLine(r.err))
 	}
 	return Redact(r.err.Error())
 }
@@ -389,14 +356,6 @@ func (r redacted) Unwrap() error { return r.err }
 
 // Redact replaces the query string of every http(s) URL in s with "?…".
 func Redact(s string) string { return queryRE.ReplaceAllString(s, "$1?…") }
-
-func firstLine(err error) string {
-	s := strings.TrimSpace(err.Error())
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
-}
 
 func randomHex(n int) string {
 	b := make([]byte, n)

@@ -1,10 +1,12 @@
 package generic
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -268,28 +270,55 @@ func TestThemeOf(t *testing.T) {
 	}
 }
 
-// The host value has exactly the capability methods the profile
-// configures: for every subset of kinds, hosts.Supports (the runner's type
-// assertions) sees that subset and no more, and no other protocol kind.
-func TestComposeHasExactlyTheConfiguredCapabilities(t *testing.T) {
-	if len(composers) != 1<<len(kinds) {
-		t.Fatalf("caps_gen.go covers %d subsets, kinds has %d kinds: update gen_caps.go and run go generate ./hosts/generic/", len(composers), len(kinds))
+// The host value has exactly the capabilities the profile configures: for
+// every subset of kinds, hosts.Supports (what the runner and the reports
+// see) sees that subset and no more, and no other protocol kind; and
+// hosts.Dispatch answers an unconfigured kind "unsupported" at once,
+// without calling its method (the bare Host has no page: a call would
+// panic, which Dispatch would report as a harness error instead).
+func TestHostHasExactlyTheConfiguredCapabilities(t *testing.T) {
+	if len(kinds) >= 16 {
+		t.Fatalf("%d kinds: the subset loop below would not finish", len(kinds))
 	}
-	for m := range composers {
+	for m := 0; m < 1<<len(kinds); m++ {
 		h := &Host{cfg: &config{name: "x", caps: map[protocol.Kind]bool{}}}
 		want := map[protocol.Kind]bool{}
 		for i, k := range kinds {
 			h.cfg.caps[k] = m&(1<<i) != 0
 			want[k] = m&(1<<i) != 0
 		}
-		v := compose(h)
+		var v hosts.Host = h
 		for _, k := range protocol.Kinds {
 			if got := hosts.Supports(v, k); got != want[k] {
 				t.Fatalf("mask %03x: %s supported %v, want %v", m, k, got, want[k])
 			}
+			if want[k] {
+				continue
+			}
+			req := protocol.Request{Kind: k, Marker: "m", URL: "http://127.0.0.1/", Dialog: protocol.DialogDownload, To: "dark", Pattern: "x", TimeoutMs: 1}
+			if err := req.Validate(); err != nil {
+				t.Fatalf("the test's %s request is invalid: %v", k, err)
+			}
+			if got, unsup := hosts.Dispatch(context.Background(), v, req), protocol.Unsupported(k); got.OK || got.Error != unsup.Error {
+				t.Fatalf("mask %03x: dispatching unconfigured %s gave %+v, want %+v", m, k, got, unsup)
+			}
 		}
 		if c, ok := Unwrap(v); !ok || c != h {
 			t.Fatalf("mask %03x: Unwrap", m)
+		}
+		if got := h.Capabilities(); len(got) != len(hosts.Capabilities(v)) {
+			t.Fatalf("mask %03x: Capabilities %v, hosts.Capabilities %v", m, got, hosts.Capabilities(v))
+		}
+	}
+	// A kind outside kinds is never a profile host's, whatever its
+	// configuration says.
+	h := &Host{cfg: &config{name: "x", caps: map[protocol.Kind]bool{}}}
+	for _, k := range protocol.Kinds {
+		h.cfg.caps[k] = true
+	}
+	for _, k := range protocol.Kinds {
+		if got, want := hosts.Supports(h, k), slices.Contains(kinds, k); got != want {
+			t.Errorf("everything configured: %s supported %v, want %v", k, got, want)
 		}
 	}
 }

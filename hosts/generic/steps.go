@@ -98,32 +98,60 @@ func opensQuote(s string, i int) bool {
 	return i == 0 || strings.IndexByte(" \t\n=([,>", s[i-1]) >= 0
 }
 
+// scanner walks a profile value byte by byte, tracking quotes (see
+// opensQuote; a backslash escapes inside them) and the nesting of brackets
+// and parentheses, as a Playwright selector nests them.
+type scanner struct {
+	s     string
+	stack []byte
+	quote byte
+}
+
+// next reads s[i] and returns where to read on, whether s[i] is at top
+// level (outside quotes and brackets, and not itself a quote or bracket),
+// and whether it is a closing bracket that closes nothing open.
+func (sc *scanner) next(i int) (next int, top, unmatched bool) {
+	c := sc.s[i]
+	switch {
+	case sc.quote != 0:
+		if c == '\\' {
+			i++
+		} else if c == sc.quote {
+			sc.quote = 0
+		}
+	case (c == '"' || c == '\'') && opensQuote(sc.s, i):
+		sc.quote = c
+	case c == '[' || c == '(':
+		sc.stack = append(sc.stack, c)
+	case c == ']' || c == ')':
+		open := byte('[')
+		if c == ')' {
+			open = '('
+		}
+		n := len(sc.stack)
+		unmatched = n == 0 || sc.stack[n-1] != open
+		if n > 0 {
+			sc.stack = sc.stack[:n-1]
+		}
+	default:
+		top = len(sc.stack) == 0
+	}
+	return i + 1, top, unmatched
+}
+
 // splitTop splits s at every byte of seps that is outside quotes, brackets
 // and parentheses.
 func splitTop(s string, seps string) []string {
 	var out []string
-	var stack []byte
-	var quote byte
+	sc := scanner{s: s}
 	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case (c == '"' || c == '\'') && opensQuote(s, i):
-			quote = c
-		case c == '[' || c == '(':
-			stack = append(stack, c)
-		case (c == ']' || c == ')') && len(stack) > 0:
-			stack = stack[:len(stack)-1]
-		case len(stack) == 0 && strings.IndexByte(seps, c) >= 0:
+	for i := 0; i < len(s); {
+		next, top, _ := sc.next(i)
+		if top && strings.IndexByte(seps, s[i]) >= 0 {
 			out = append(out, s[start:i])
 			start = i + 1
 		}
+		i = next
 	}
 	return append(out, s[start:])
 }
@@ -294,37 +322,19 @@ func CheckSelector(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return errors.New("empty selector")
 	}
-	var stack []byte
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case (c == '"' || c == '\'') && opensQuote(s, i):
-			quote = c
-		case c == '[' || c == '(':
-			stack = append(stack, c)
-		case c == ']' || c == ')':
-			open := byte('[')
-			if c == ')' {
-				open = '('
-			}
-			if len(stack) == 0 || stack[len(stack)-1] != open {
-				return fmt.Errorf("bad selector %q: unexpected %q at offset %d", s, string(c), i)
-			}
-			stack = stack[:len(stack)-1]
+	sc := scanner{s: s}
+	for i := 0; i < len(s); {
+		next, _, unmatched := sc.next(i)
+		if unmatched {
+			return fmt.Errorf("bad selector %q: unexpected %q at offset %d", s, string(s[i]), i)
 		}
+		i = next
 	}
-	if quote != 0 {
-		return fmt.Errorf("bad selector %q: unclosed %c quote", s, quote)
+	if sc.quote != 0 {
+		return fmt.Errorf("bad selector %q: unclosed %c quote", s, sc.quote)
 	}
-	if len(stack) > 0 {
-		return fmt.Errorf("bad selector %q: unclosed %q", s, string(stack[len(stack)-1]))
+	if len(sc.stack) > 0 {
+		return fmt.Errorf("bad selector %q: unclosed %q", s, string(sc.stack[len(sc.stack)-1]))
 	}
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, ">>") || strings.HasSuffix(t, ">>") {

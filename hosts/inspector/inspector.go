@@ -29,7 +29,6 @@ import (
 	"net/url"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
@@ -74,16 +73,11 @@ type Host struct {
 	server                string
 	logf                  func(string, ...any)
 
-	mu      sync.Mutex
-	dialogs []seenDialog // native dialogs shown by the host page
-	dialogC chan struct{}
+	native browserhost.Dialogs // native dialogs shown by the host page
 }
 
-type seenDialog struct {
-	Type, Message string
-	Accepted      bool
-	consumed      bool
-}
+// init registers the host as --host inspector (hosts/builtin imports it).
+func init() { hosts.Register("inspector", func() hosts.Host { return New() }) }
 
 // New returns the Inspector driver with default options.
 func New() *Host { return NewWithOptions(Options{}) }
@@ -103,9 +97,8 @@ func NewWithOptions(o Options) *Host {
 		o.InstallTimeout = 5 * time.Minute
 	}
 	return &Host{
-		Base:    &browserhost.Base{AppFrame: []string{selAppFrame, "iframe"}},
-		opts:    o,
-		dialogC: make(chan struct{}, 1),
+		Base: &browserhost.Base{AppFrame: []string{selAppFrame, "iframe"}},
+		opts: o,
 	}
 }
 
@@ -147,7 +140,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if err := h.Open(env, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)}); err != nil {
 		return nil, err
 	}
-	h.Page.OnDialog(h.onDialog)
+	h.native.Watch(h.Page, dialogPolicy)
 	h.WatchDownloads(h.Page)
 	timeout := env.AppTimeout
 	if timeout <= 0 {
@@ -266,30 +259,14 @@ func (h *Host) Teardown(ctx context.Context) error {
 	return err
 }
 
-// onDialog handles the host page's native dialogs at once: the renderer
-// (and with it the View, in the same process) is blocked while one is open,
-// so waiting for the suite to ask first would deadlock. The Inspector's
-// download confirmation is accepted, as the user the suite stands for would;
-// any other dialog is dismissed. ConfirmDialog reports what was shown.
-func (h *Host) onDialog(d playwright.Dialog) {
-	msg := d.Message()
-	accept := d.Type() == "confirm" && strings.Contains(msg, downloadPrompt)
-	go func() {
-		if accept {
-			d.Accept()
-		} else {
-			d.Dismiss()
-		}
-	}()
-	h.mu.Lock()
-	if len(h.dialogs) < 100 {
-		h.dialogs = append(h.dialogs, seenDialog{Type: d.Type(), Message: msg, Accepted: accept})
-	}
-	h.mu.Unlock()
-	select {
-	case h.dialogC <- struct{}{}:
-	default:
-	}
+// dialogPolicy answers the host page's native dialogs at once: the
+// renderer (and with it the View, in the same process) is blocked while
+// one is open, so waiting for the suite to ask first would deadlock. The
+// Inspector's download confirmation is accepted, as the user the suite
+// stands for would; any other dialog is dismissed. ConfirmDialog reports
+// what was shown.
+func dialogPolicy(typ, msg string) (accept, record bool) {
+	return typ == "confirm" && strings.Contains(msg, downloadPrompt), true
 }
 
 // ClickTrigger clicks the suite's trigger button for real. The Inspector
@@ -314,34 +291,14 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 		r.Error += fmt.Sprintf(" (no %s dialog in the Inspector driver)", req.Dialog)
 		return r, nil
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		h.mu.Lock()
-		for i := range h.dialogs {
-			d := &h.dialogs[i]
-			if !d.consumed && d.Accepted {
-				d.consumed = true
-				h.mu.Unlock()
-				return protocol.Result{OK: true, Value: mustJSON(d.Message)}, nil
-			}
-		}
-		h.mu.Unlock()
-		wait := time.Until(deadline)
-		if wait <= 0 {
-			return protocol.Result{OK: false, Error: "no download confirmation appeared within 5s"}, nil
-		}
-		select {
-		case <-ctx.Done():
-			return protocol.Result{}, ctx.Err()
-		case <-h.dialogC:
-		case <-time.After(wait):
-		}
+	d, ok, err := h.native.Next(ctx, 5*time.Second, func(d browserhost.Dialog) bool { return d.Accepted })
+	if err != nil {
+		return protocol.Result{}, err
 	}
-}
-
-// CheckLinkOpen reports whether a new tab opened the URL.
-func (h *Host) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.LinkOpened(ctx, req.URL, 5*time.Second)
+	if !ok {
+		return protocol.Result{OK: false, Error: "no download confirmation appeared within 5s"}, nil
+	}
+	return protocol.Result{OK: true, Value: browserhost.MustJSON(d.Message)}, nil
 }
 
 // ToggleTheme clicks the Inspector's own colour-scheme button until <html>
@@ -368,36 +325,15 @@ func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.
 	return protocol.Result{OK: false, Error: "the theme toggle did not reach " + req.To}, nil
 }
 
-// InspectFrame reports the attributes of the View's iframe and of the
-// sandbox proxy iframe around it, read from the host DOM.
-func (h *Host) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Inspect(ctx)
-}
-
-// ReadConsole waits for console lines matching the pattern.
-func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
-}
-
 // ResetIsolation returns the Inspector to a neutral state between manual
 // tests: closes tabs the tests opened, forgets native dialogs, closes
 // Inspector modals and restores the light scheme. It does not reopen the
 // app: the suite that asks runs inside it, and reopening would end the run.
 func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	h.mu.Lock()
-	h.dialogs = nil
-	h.mu.Unlock()
+	h.native.Forget()
 	h.ForgetDownloads()
 	if r, err := h.Reset(ctx); err != nil || !r.OK {
 		return r, err
 	}
 	return h.ToggleTheme(ctx, protocol.Request{Kind: protocol.KindToggleTheme, To: "light"})
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
 }

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
@@ -40,6 +39,9 @@ type Host struct {
 	srv                   *Server
 	defects               DefectSet
 }
+
+// init registers the host as --host reference (hosts/builtin imports it).
+func init() { hosts.Register("reference", func() hosts.Host { return New() }) }
 
 // New returns the defect-free reference host; Setup starts its backend.
 func New() *Host { return NewWithDefects(nil) }
@@ -99,40 +101,13 @@ func (h *Host) Teardown(ctx context.Context) error {
 	return err
 }
 
-// ClickTrigger clicks the suite's trigger button for real.
+// ClickTrigger clicks the suite's trigger button for real. The reference
+// host sends ui/message straight into the conversation, so there is never
+// a drafted message to commit. Other Views (the probe apps) may have
+// scrolled the suite's card out of view: it is brought back first, and a
+// click lost to a layout shift is retried.
 func (h *Host) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	// The reference host sends ui/message straight into the conversation,
-	// so there is never a drafted message to commit. Other Views (the
-	// probe apps) may have scrolled the suite's card out of view: bring it
-	// back first. A click lost to a layout shift is retried.
-	var r protocol.Result
-	for attempt := 0; attempt < 3; attempt++ {
-		h.scrollSuiteIntoView()
-		var err error
-		if r, err = h.Click(ctx); err != nil || r.OK {
-			return r, err
-		}
-	}
-	return r, nil
-}
-
-func (h *Host) scrollSuiteIntoView() {
-	if h.Suite == nil {
-		return
-	}
-	// The host page's own iframe around the suite (the proxy's, or the
-	// View's when there is no proxy): scrolling from inside an
-	// out-of-process frame does not reach the page's scroll containers.
-	f := h.Suite.Frame()
-	for f.ParentFrame() != nil && f.ParentFrame().ParentFrame() != nil {
-		f = f.ParentFrame()
-	}
-	el, err := f.FrameElement()
-	if err != nil {
-		return
-	}
-	ms := 2000.0
-	el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: &ms})
+	return h.ClickInView(ctx)
 }
 
 // card finds the app card whose View displays marker: the View is the
@@ -168,12 +143,12 @@ func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.R
 	stop := c.Locator(selToolStop)
 	ms := 3000.0
 	if err := stop.Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "no Stop control for that View (is its tool call still running?): " + firstLine(err)}, nil
+		return protocol.Result{OK: false, Error: "no Stop control for that View (is its tool call still running?): " + browserhost.FirstLine(err)}, nil
 	}
 	// Stop is shown only while the call runs.
 	ms = 5000
 	if err := stop.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateHidden, Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "the tool call kept running after Stop: " + firstLine(err)}, nil
+		return protocol.Result{OK: false, Error: "the tool call kept running after Stop: " + browserhost.FirstLine(err)}, nil
 	}
 	return protocol.Result{OK: true}, nil
 }
@@ -190,21 +165,13 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 	}
 	ms := 3000.0
 	if err := c.Locator(selViewClose).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "could not press the close button: " + firstLine(err)}, nil
+		return protocol.Result{OK: false, Error: "could not press the close button: " + browserhost.FirstLine(err)}, nil
 	}
 	ms = 10000
 	if err := c.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "the View was not removed after its close button: " + firstLine(err)}, nil
+		return protocol.Result{OK: false, Error: "the View was not removed after its close button: " + browserhost.FirstLine(err)}, nil
 	}
 	return protocol.Result{OK: true}, nil
-}
-
-func firstLine(err error) string {
-	s := err.Error()
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
 }
 
 // ConfirmDialog accepts the host's confirmation dialog of that kind.
@@ -214,11 +181,6 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 		return protocol.Result{OK: false, Error: fmt.Sprintf("no %s dialog appeared: %v", req.Dialog, err)}, nil
 	}
 	return protocol.Result{OK: true}, nil
-}
-
-// CheckLinkOpen reports whether a new tab opened the URL.
-func (h *Host) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.LinkOpened(ctx, req.URL, 5*time.Second)
 }
 
 // ConversationContains waits for a marker in the conversation.
@@ -251,16 +213,6 @@ func (h *Host) ReadModelToolList(ctx context.Context, req protocol.Request) (pro
 	}
 	b, _ := json.Marshal(h.srv.Agent.ModelTools())
 	return protocol.Result{OK: true, Value: b}, nil
-}
-
-// InspectFrame reports the app iframe's and the proxy iframe's attributes.
-func (h *Host) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.Inspect(ctx)
-}
-
-// ReadConsole waits for console lines matching the pattern.
-func (h *Host) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
 }
 
 // ResetIsolation closes stray tabs and dialogs, forgets unreported

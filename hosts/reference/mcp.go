@@ -26,12 +26,14 @@ type conn struct {
 	tools []*mcp.Tool
 }
 
-func connect(ctx context.Context, id, url, version string, advertiseUI bool) (*conn, error) {
+// connect opens an MCP session to url as the client name, advertising
+// the MCP Apps extension when advertiseUI.
+func connect(ctx context.Context, id, url, name string, advertiseUI bool) (*conn, error) {
 	caps := &mcp.ClientCapabilities{}
 	if advertiseUI {
 		caps.AddExtension(uiExtensionID, map[string]any{"mimeTypes": []string{uiMIMEType}})
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "mcpconform-reference-host", Version: version}, &mcp.ClientOptions{Capabilities: caps})
+	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: Version}, &mcp.ClientOptions{Capabilities: caps})
 	s, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to MCP server %s: %w", url, err)

@@ -54,7 +54,7 @@ func NewServer(ctx context.Context, o ServerOptions) (*Server, error) {
 		s.defects = DefectSet{}
 	}
 	for i, u := range o.MCPServers {
-		c, err := connect(ctx, fmt.Sprintf("s%d", i), u, Version, !s.defects["no-ui-extension"])
+		c, err := connect(ctx, fmt.Sprintf("s%d", i), u, "mcpconform-reference-host", !s.defects["no-ui-extension"])
 		if err != nil {
 			s.Close()
 			return nil, err
@@ -213,10 +213,18 @@ func (s *Server) hostMux() *http.ServeMux {
 
 func (s *Server) sandboxMux() *http.ServeMux {
 	m := http.NewServeMux()
-	m.HandleFunc("GET /sandbox", func(w http.ResponseWriter, r *http.Request) {
+	m.Handle("GET /sandbox", sandboxHandler(s.HostURL, s.defects))
+	return m
+}
+
+// sandboxHandler serves the sandbox proxy page for the host page on
+// hostURL, under the CSP built from the csp query parameter (the View's
+// _meta.ui.csp, as JSON).
+func sandboxHandler(hostURL string, defects DefectSet) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		// Only the host page may frame the proxy.
-		if ref := r.Header.Get("Referer"); ref != "" && !strings.HasPrefix(ref, s.HostURL+"/") {
-			http.Error(w, "the sandbox proxy only serves "+s.HostURL, http.StatusForbidden)
+		if ref := r.Header.Get("Referer"); ref != "" && !strings.HasPrefix(ref, hostURL+"/") {
+			http.Error(w, "the sandbox proxy only serves "+hostURL, http.StatusForbidden)
 			return
 		}
 		var csp *uiCSP
@@ -227,7 +235,7 @@ func (s *Server) sandboxMux() *http.ServeMux {
 				return
 			}
 		}
-		html, err := sandboxPage(s.HostURL)
+		html, err := sandboxPage(hostURL)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -236,10 +244,9 @@ func (s *Server) sandboxMux() *http.ServeMux {
 		w.Header().Set("Cache-Control", "no-store")
 		// The View is a srcdoc child of this document and inherits its
 		// policy, so the View runs under exactly this CSP.
-		w.Header().Set("Content-Security-Policy", buildCSP(csp, s.defects)+"; frame-ancestors "+s.HostURL)
+		w.Header().Set("Content-Security-Policy", buildCSP(csp, defects)+"; frame-ancestors "+hostURL)
 		w.Write([]byte(html))
-	})
-	return m
+	}
 }
 
 type chatRequest struct {
@@ -299,22 +306,19 @@ type rpcError struct {
 	Message string `json:"message"`
 }
 
-func (s *Server) conn(id string) *conn {
-	for _, c := range s.conns {
-		if c.id == id {
-			return c
-		}
-	}
-	return nil
+func (s *Server) handleApp(w http.ResponseWriter, r *http.Request) {
+	serveApp(w, r, s.conns, s.defects)
 }
 
-func (s *Server) handleApp(w http.ResponseWriter, r *http.Request) {
+// serveApp answers a View's request that the page forwards (an
+// appRequest), through appCall.
+func serveApp(w http.ResponseWriter, r *http.Request, conns []*conn, defects DefectSet) {
 	var req appRequest
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<20)).Decode(&req); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	res, rerr := s.appCall(r.Context(), req)
+	res, rerr := appCall(r.Context(), conns, defects, req)
 	if rerr != nil {
 		writeJSON(w, map[string]any{"error": rerr})
 		return
@@ -324,8 +328,14 @@ func (s *Server) handleApp(w http.ResponseWriter, r *http.Request) {
 
 // appCall proxies a View's request to its own server only, enforcing tool
 // visibility (S L399-402).
-func (s *Server) appCall(ctx context.Context, req appRequest) (any, *rpcError) {
-	c := s.conn(req.ServerID)
+func appCall(ctx context.Context, conns []*conn, defects DefectSet, req appRequest) (any, *rpcError) {
+	var c *conn
+	for _, x := range conns {
+		if x.id == req.ServerID {
+			c = x
+			break
+		}
+	}
 	if c == nil {
 		return nil, &rpcError{-32603, "unknown server connection " + req.ServerID}
 	}
@@ -338,13 +348,13 @@ func (s *Server) appCall(ctx context.Context, req appRequest) (any, *rpcError) {
 		if err := json.Unmarshal(req.Params, &p); err != nil || p.Name == "" {
 			return nil, &rpcError{-32602, "tools/call needs params {name, arguments}"}
 		}
-		if s.defects["app-tools-blocked"] {
+		if defects["app-tools-blocked"] {
 			return nil, &rpcError{-32601, "this host does not let apps call tools"}
 		}
 		t := c.tool(p.Name)
-		if t == nil && s.defects["cross-server-calls-allowed"] {
+		if t == nil && defects["cross-server-calls-allowed"] {
 			// The defect: look the tool up on every connection.
-			for _, other := range s.conns {
+			for _, other := range conns {
 				if t = other.tool(p.Name); t != nil {
 					c = other
 					break
@@ -355,7 +365,7 @@ func (s *Server) appCall(ctx context.Context, req appRequest) (any, *rpcError) {
 			// Tools of other servers are not reachable from this View.
 			return nil, &rpcError{-32602, fmt.Sprintf("tool %q is not offered by this app's server", p.Name)}
 		}
-		if !slices.Contains(visibility(t), "app") && !s.defects["no-visibility-guard"] {
+		if !slices.Contains(visibility(t), "app") && !defects["no-visibility-guard"] {
 			return nil, &rpcError{-32602, fmt.Sprintf("tool %q is not visible to apps (visibility %v)", p.Name, visibility(t))}
 		}
 		res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: p.Name, Arguments: p.Arguments})

@@ -179,12 +179,12 @@ func TestEveryVariableIsDocumented(t *testing.T) {
 }
 
 func TestAllowedHostsBeforeSetup(t *testing.T) {
-	c := New(testProfile(), DefaultHooks{}, Options{Getenv: env(map[string]string{"MCPCONFORM_CHATGPT_ALLOWED_HOSTS": "chatgpt.com, cdn.example"})})
+	c := New(testProfile(), Hooks{}, Options{Getenv: env(map[string]string{"MCPCONFORM_CHATGPT_ALLOWED_HOSTS": "chatgpt.com, cdn.example"})})
 	got, err := c.AllowedHosts()
 	if err != nil || !reflect.DeepEqual(got, []string{"chatgpt.com", "cdn.example"}) {
 		t.Fatalf("AllowedHosts = %q, %v", got, err)
 	}
-	c = New(testProfile(), DefaultHooks{}, Options{Getenv: env(map[string]string{"MCPCONFORM_CHATGPT_PAGE_TIMEOUT": "x"})})
+	c = New(testProfile(), Hooks{}, Options{Getenv: env(map[string]string{"MCPCONFORM_CHATGPT_PAGE_TIMEOUT": "x"})})
 	if _, err := c.AllowedHosts(); err == nil || !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_PAGE_TIMEOUT") {
 		t.Fatalf("a bad variable: %v", err)
 	}

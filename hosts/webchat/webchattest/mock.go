@@ -18,7 +18,6 @@ import (
 	"embed"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -33,6 +32,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/mxschmitt/playwright-go"
 
+	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/internal/tsbundle"
 )
@@ -40,11 +40,7 @@ import (
 //go:embed web/*.ts
 var web embed.FS
 
-const (
-	uiExtensionID = "io.modelcontextprotocol/ui"
-	uiMIMEType    = "text/html;profile=mcp-app"
-	suiteTool     = "conformance_suite"
-)
+const suiteTool = "conformance_suite"
 
 // Options describe one imitation.
 type Options struct {
@@ -83,18 +79,18 @@ type Product struct {
 	// Session is the value of the session cookie a logged-in visitor has.
 	Session string
 
-	o               Options
-	host, sandbox   *httptest.Server
-	conns           []*conn
-	mu              sync.Mutex
-	pending         map[string]pendingCall
-	mentioned       bool
-	userMessages    []string
-	hostJS, proxyJS string
+	o             Options
+	host, sandbox *httptest.Server
+	conns         []*reference.Conn
+	mu            sync.Mutex
+	pending       map[string]pendingCall
+	mentioned     bool
+	userMessages  []string
+	hostJS        string
 }
 
 type pendingCall struct {
-	conn *conn
+	conn *reference.Conn
 	tool *mcp.Tool
 	args map[string]any
 }
@@ -109,11 +105,8 @@ func Start(ctx context.Context, o Options) (*Product, error) {
 	if p.hostJS, err = bundle("web/host.ts"); err != nil {
 		return nil, err
 	}
-	if p.proxyJS, err = bundle("web/sandbox.ts"); err != nil {
-		return nil, err
-	}
 	for i, u := range o.MCPServers {
-		c, err := connect(ctx, fmt.Sprintf("s%d", i), u)
+		c, err := reference.Connect(ctx, fmt.Sprintf("s%d", i), u, "webchattest-product")
 		if err != nil {
 			p.Close()
 			return nil, err
@@ -121,9 +114,11 @@ func Start(ctx context.Context, o Options) (*Product, error) {
 		p.conns = append(p.conns, c)
 	}
 	p.host = httptest.NewServer(p.hostMux())
-	p.sandbox = httptest.NewServer(p.sandboxMux())
 	p.Origin = p.host.URL
 	p.URL = p.host.URL + "/"
+	sandbox := http.NewServeMux()
+	sandbox.Handle("GET "+o.SandboxPath, reference.SandboxHandler(p.Origin))
+	p.sandbox = httptest.NewServer(sandbox)
 	// The sandbox is addressed as "localhost": another site than the
 	// page's 127.0.0.1, as a product's sandbox domain is.
 	p.SandboxOrigin = fmt.Sprintf("http://localhost:%d", p.sandbox.Listener.Addr().(*net.TCPAddr).Port)
@@ -141,7 +136,7 @@ func (p *Product) Close() {
 		p.sandbox.Close()
 	}
 	for _, c := range p.conns {
-		c.session.Close()
+		c.Close()
 	}
 }
 
@@ -209,7 +204,7 @@ func (p *Product) hostMux() http.Handler {
 	})
 	m.HandleFunc("POST /api/chat", p.handleChat)
 	m.HandleFunc("POST /api/call", p.handleCall)
-	m.HandleFunc("POST /api/app", p.handleApp)
+	m.Handle("POST /api/app", reference.AppHandler(p.conns))
 	return p.requireSession(m)
 }
 
@@ -222,27 +217,6 @@ func (p *Product) requireSession(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-func (p *Product) sandboxMux() http.Handler {
-	m := http.NewServeMux()
-	m.HandleFunc("GET "+p.o.SandboxPath, func(w http.ResponseWriter, r *http.Request) {
-		var csp *uiCSP
-		if q := r.URL.Query().Get("csp"); q != "" {
-			csp = &uiCSP{}
-			if err := json.Unmarshal([]byte(q), csp); err != nil {
-				http.Error(w, "bad csp", http.StatusBadRequest)
-				return
-			}
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		w.Header().Set("Content-Security-Policy", buildCSP(csp)+"; frame-ancestors "+p.Origin)
-		cfg, _ := json.Marshal(map[string]string{"hostOrigin": p.Origin})
-		fmt.Fprintf(w, "<!doctype html><html><head><meta charset=\"utf-8\"><title>sandbox</title></head><body style=\"margin:0\"><script>window.__sandboxConfig = %s;</script><script>%s</script></body></html>",
-			strings.ReplaceAll(string(cfg), "<", `\u003c`), p.proxyJS)
-	})
-	return m
 }
 
 // ------------------------------------------------------------------ model
@@ -289,8 +263,8 @@ func (p *Product) handleChat(w http.ResponseWriter, r *http.Request) {
 			args["nonce"] = randomHex(8)
 		}
 		for _, c := range p.conns {
-			t := c.tool(name)
-			if t == nil || !slices.Contains(visibility(t), "model") {
+			t := c.Tool(name)
+			if t == nil || !slices.Contains(reference.Visibility(t), "model") {
 				continue
 			}
 			id := randomHex(8)
@@ -323,8 +297,8 @@ func (p *Product) toolNamed(text string) string {
 func (p *Product) modelTools() []string {
 	var names []string
 	for _, c := range p.conns {
-		for _, t := range c.allTools() {
-			if slices.Contains(visibility(t), "model") {
+		for _, t := range c.Tools() {
+			if slices.Contains(reference.Visibility(t), "model") {
 				names = append(names, t.Name)
 			}
 		}
@@ -351,14 +325,14 @@ func (p *Product) handleCall(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no such pending call", http.StatusNotFound)
 		return
 	}
-	res, err := pc.conn.session.CallTool(r.Context(), &mcp.CallToolParams{Name: pc.tool.Name, Arguments: pc.args})
+	res, err := pc.conn.Session().CallTool(r.Context(), &mcp.CallToolParams{Name: pc.tool.Name, Arguments: pc.args})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadGateway)
 		return
 	}
-	launch := map[string]any{"serverId": pc.conn.id, "tool": pc.tool, "callId": randomHex(8), "arguments": pc.args, "result": res}
-	if uri := resourceURI(pc.tool); uri != "" {
-		ui, err := pc.conn.readUI(r.Context(), uri)
+	launch := map[string]any{"serverId": pc.conn.ID(), "tool": pc.tool, "callId": randomHex(8), "arguments": pc.args, "result": res}
+	if uri := reference.ResourceURI(pc.tool); uri != "" {
+		ui, err := pc.conn.ReadUI(r.Context(), uri)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
@@ -366,234 +340,6 @@ func (p *Product) handleCall(w http.ResponseWriter, r *http.Request) {
 		launch["resource"] = ui
 	}
 	writeJSON(w, launch)
-}
-
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-// handleApp forwards a View's request to its own server only, with the
-// visibility rules.
-func (p *Product) handleApp(w http.ResponseWriter, r *http.Request) {
-	var req struct {
-		ServerID string          `json:"serverId"`
-		Method   string          `json:"method"`
-		Params   json.RawMessage `json:"params"`
-	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<20)).Decode(&req); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	var c *conn
-	for _, x := range p.conns {
-		if x.id == req.ServerID {
-			c = x
-		}
-	}
-	reply := func(res any, e *rpcError) {
-		if e != nil {
-			writeJSON(w, map[string]any{"error": e})
-			return
-		}
-		writeJSON(w, map[string]any{"result": res})
-	}
-	if c == nil {
-		reply(nil, &rpcError{-32603, "unknown server " + req.ServerID})
-		return
-	}
-	ctx := r.Context()
-	switch req.Method {
-	case "tools/call":
-		var cp struct {
-			Name      string         `json:"name"`
-			Arguments map[string]any `json:"arguments"`
-		}
-		if err := json.Unmarshal(req.Params, &cp); err != nil || cp.Name == "" {
-			reply(nil, &rpcError{-32602, "tools/call needs {name, arguments}"})
-			return
-		}
-		t := c.tool(cp.Name)
-		if t == nil {
-			reply(nil, &rpcError{-32602, fmt.Sprintf("tool %q is not offered by this app's server", cp.Name)})
-			return
-		}
-		if !slices.Contains(visibility(t), "app") {
-			reply(nil, &rpcError{-32602, fmt.Sprintf("tool %q is not visible to apps", cp.Name)})
-			return
-		}
-		res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: cp.Name, Arguments: cp.Arguments})
-		if err != nil {
-			reply(nil, &rpcError{-32603, err.Error()})
-			return
-		}
-		reply(res, nil)
-	case "resources/read":
-		var rp mcp.ReadResourceParams
-		if err := json.Unmarshal(req.Params, &rp); err != nil || rp.URI == "" {
-			reply(nil, &rpcError{-32602, "resources/read needs {uri}"})
-			return
-		}
-		res, err := c.session.ReadResource(ctx, &rp)
-		if err != nil {
-			reply(nil, &rpcError{-32603, err.Error()})
-			return
-		}
-		reply(res, nil)
-	case "resources/list":
-		res, err := c.session.ListResources(ctx, &mcp.ListResourcesParams{})
-		if err != nil {
-			reply(nil, &rpcError{-32603, err.Error()})
-			return
-		}
-		reply(res, nil)
-	default:
-		reply(nil, &rpcError{-32601, "Method not found: " + req.Method})
-	}
-}
-
-// ------------------------------------------------------------------ MCP
-
-type conn struct {
-	id      string
-	session *mcp.ClientSession
-	mu      sync.Mutex
-	tools   []*mcp.Tool
-}
-
-func connect(ctx context.Context, id, url string) (*conn, error) {
-	caps := &mcp.ClientCapabilities{}
-	caps.AddExtension(uiExtensionID, map[string]any{"mimeTypes": []string{uiMIMEType}})
-	client := mcp.NewClient(&mcp.Implementation{Name: "webchattest-product", Version: "0.0.1"}, &mcp.ClientOptions{Capabilities: caps})
-	s, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		return nil, fmt.Errorf("connecting to %s: %w", url, err)
-	}
-	c := &conn{id: id, session: s}
-	for t, err := range s.Tools(ctx, nil) {
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
-		c.tools = append(c.tools, t)
-	}
-	return c, nil
-}
-
-func (c *conn) tool(name string) *mcp.Tool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, t := range c.tools {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
-func (c *conn) allTools() []*mcp.Tool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.tools)
-}
-
-func uiMeta(meta mcp.Meta) map[string]any {
-	m, _ := meta["ui"].(map[string]any)
-	return m
-}
-
-func visibility(t *mcp.Tool) []string {
-	raw, ok := uiMeta(t.Meta)["visibility"]
-	if !ok {
-		return []string{"model", "app"}
-	}
-	var out []string
-	list, _ := raw.([]any)
-	for _, v := range list {
-		if s, ok := v.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func resourceURI(t *mcp.Tool) string {
-	if s, ok := uiMeta(t.Meta)["resourceUri"].(string); ok {
-		return s
-	}
-	s, _ := t.Meta["ui/resourceUri"].(string)
-	return s
-}
-
-func (c *conn) readUI(ctx context.Context, uri string) (map[string]any, error) {
-	res, err := c.session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
-	if err != nil {
-		return nil, err
-	}
-	if len(res.Contents) == 0 || res.Contents[0].MIMEType != uiMIMEType {
-		return nil, errors.New("resources/read " + uri + ": no " + uiMIMEType + " content")
-	}
-	item := res.Contents[0]
-	// _meta.ui from the resources/list entry, overridden by the content
-	// item's (hosts check both, preferring the content item).
-	ui := map[string]any{}
-	for r, err := range c.session.Resources(ctx, nil) {
-		if err != nil {
-			break
-		}
-		if r.URI == uri {
-			for k, v := range uiMeta(r.Meta) {
-				ui[k] = v
-			}
-		}
-	}
-	for k, v := range uiMeta(item.Meta) {
-		ui[k] = v
-	}
-	return map[string]any{"uri": uri, "html": item.Text, "ui": ui}, nil
-}
-
-// ------------------------------------------------------------------ CSP
-
-type uiCSP struct {
-	ConnectDomains  []string `json:"connectDomains"`
-	ResourceDomains []string `json:"resourceDomains"`
-	FrameDomains    []string `json:"frameDomains"`
-	BaseURIDomains  []string `json:"baseUriDomains"`
-}
-
-// buildCSP is the policy the sandbox document (and with it the srcdoc
-// View) runs under: the declared domains, else the spec's default.
-func buildCSP(c *uiCSP) string {
-	if c == nil {
-		return "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'; object-src 'none'; base-uri 'self'"
-	}
-	list := func(ds []string, none string) string {
-		var ok []string
-		for _, d := range ds {
-			if d != "" && !strings.ContainsAny(d, "; \t\r\n'\",") && strings.Contains(d, "://") {
-				ok = append(ok, d)
-			}
-		}
-		if len(ok) == 0 {
-			return none
-		}
-		return strings.Join(ok, " ")
-	}
-	res := list(c.ResourceDomains, "")
-	with := func(base string) string { return strings.TrimSpace(base + " " + res) }
-	return strings.Join([]string{
-		"default-src 'none'",
-		"script-src " + with("'self' 'unsafe-inline'"),
-		"style-src " + with("'self' 'unsafe-inline'"),
-		"img-src " + with("'self' data:"),
-		"font-src " + with("'self'"),
-		"media-src " + with("'self' data:"),
-		"connect-src " + list(c.ConnectDomains, "'none'"),
-		"frame-src " + list(c.FrameDomains, "'none'"),
-		"base-uri " + list(c.BaseURIDomains, "'self'"),
-		"object-src 'none'",
-	}, "; ")
 }
 
 // ------------------------------------------------------------------ misc

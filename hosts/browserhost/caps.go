@@ -1,0 +1,31 @@
+package browserhost
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcpconform/mcpconform/protocol"
+)
+
+// The capabilities any browser page offers its driver, the same for every
+// browser host: a host that embeds *Base has them (a host whose
+// capabilities are configured, like a profile host, says through
+// hosts.CapabilitySet whether they count).
+
+// CheckLinkOpen reports whether a new tab or window opened the URL within
+// 5 s.
+func (b *Base) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return b.LinkOpened(ctx, req.URL, 5*time.Second)
+}
+
+// InspectFrame reports the attributes of the View's iframe and of the
+// sandbox proxy iframe around it, read from the host DOM.
+func (b *Base) InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return b.Inspect(ctx)
+}
+
+// ReadConsole waits up to req.TimeoutMs for console lines matching
+// req.Pattern.
+func (b *Base) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return b.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
+}

@@ -1,0 +1,107 @@
+package browserhost
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+)
+
+// Dialogs answers a page's native dialogs (alert, confirm, prompt) the
+// moment they appear and remembers them, so that a confirmDialog request
+// can report one afterwards. A native dialog blocks the renderer, and with
+// it a View in the same process, so waiting for the suite to ask before
+// answering would deadlock. The zero value is ready to use.
+type Dialogs struct {
+	mu   sync.Mutex
+	seen []Dialog
+	c    chan struct{}
+}
+
+// Dialog is a native dialog as it was shown and answered.
+type Dialog struct {
+	Type, Message string
+	Accepted      bool
+	consumed      bool
+}
+
+// maxDialogs bounds what is remembered between resets.
+const maxDialogs = 100
+
+// Policy decides, for a dialog of type typ ("alert", "confirm", "prompt",
+// "beforeunload") showing msg, whether to accept it (else it is dismissed)
+// and whether to remember it for Next.
+type Policy func(typ, msg string) (accept, record bool)
+
+// Watch answers every dialog of page by policy from now on.
+func (d *Dialogs) Watch(page playwright.Page, policy Policy) {
+	page.OnDialog(func(pd playwright.Dialog) {
+		typ, msg := pd.Type(), pd.Message()
+		accept, record := policy(typ, msg)
+		go func() {
+			if accept {
+				pd.Accept()
+			} else {
+				pd.Dismiss()
+			}
+		}()
+		if !record {
+			return
+		}
+		d.mu.Lock()
+		if len(d.seen) < maxDialogs {
+			d.seen = append(d.seen, Dialog{Type: typ, Message: msg, Accepted: accept})
+		}
+		c := d.signal()
+		d.mu.Unlock()
+		select {
+		case c <- struct{}{}:
+		default:
+		}
+	})
+}
+
+// signal is the wake-up channel; d.mu is held.
+func (d *Dialogs) signal() chan struct{} {
+	if d.c == nil {
+		d.c = make(chan struct{}, 1)
+	}
+	return d.c
+}
+
+// Next waits up to timeout for a remembered dialog that match accepts and
+// no earlier Next returned, marks it reported and returns it; false when
+// none came in time. Only a cancelled ctx is an error.
+func (d *Dialogs) Next(ctx context.Context, timeout time.Duration, match func(Dialog) bool) (Dialog, bool, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		d.mu.Lock()
+		for i := range d.seen {
+			if x := &d.seen[i]; !x.consumed && match(*x) {
+				x.consumed = true
+				d.mu.Unlock()
+				return *x, true, nil
+			}
+		}
+		c := d.signal()
+		d.mu.Unlock()
+		wait := time.Until(deadline)
+		if wait <= 0 {
+			return Dialog{}, false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return Dialog{}, false, ctx.Err()
+		case <-c:
+		case <-time.After(wait):
+		}
+	}
+}
+
+// Forget drops every remembered dialog (between tests).
+func (d *Dialogs) Forget() {
+	d.mu.Lock()
+	d.seen = nil
+	d.mu.Unlock()
+}

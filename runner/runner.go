@@ -143,6 +143,25 @@ type Options struct {
 	// screenshot and console lines. Paths land in Case.Evidence.
 	EvidenceDir string
 	Logf        func(format string, args ...any)
+	// OnPhase, when set, is called as each step of a run ends, with how
+	// long it took: PhaseSetup and PhaseTeardown (Run only), PhaseListTests
+	// and PhaseRun (Run and Drive). A step that failed is reported too.
+	OnPhase func(phase string, d time.Duration)
+}
+
+// The steps of a run, as OnPhase names them.
+const (
+	PhaseSetup     = "setup"
+	PhaseListTests = "listTests"
+	PhaseRun       = "run"
+	PhaseTeardown  = "teardown"
+)
+
+// timed calls OnPhase with the time since start.
+func (o *Options) timed(phase string, start time.Time) {
+	if o.OnPhase != nil {
+		o.OnPhase(phase, time.Since(start))
+	}
 }
 
 func (o *Options) defaults() {
@@ -170,9 +189,11 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 	defer func() {
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
+		start := time.Now()
 		if err := h.Teardown(tctx); err != nil {
 			o.Logf("teardown of %s: %v", h.Name(), err)
 		}
+		o.timed(PhaseTeardown, start)
 	}()
 	// A crashed browser ends the run at once as an infrastructure failure
 	// instead of waiting for every evaluate to time out.
@@ -187,7 +208,9 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 			}
 		}()
 	}
+	setupStart := time.Now()
 	sb, err := h.Setup(ctx, o.Env)
+	o.timed(PhaseSetup, setupStart)
 	if err != nil {
 		if errors.Is(context.Cause(ctx), bridge.ErrBrowserGone) {
 			err = bridge.ErrBrowserGone
@@ -226,7 +249,9 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 // setup and teardown, for tests and for hosts that manage their own life.
 func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, hr report.HostRun) (report.HostRun, error) {
 	o.defaults()
+	listStart := time.Now()
 	list, err := sb.ListTests(ctx)
+	o.timed(PhaseListTests, listStart)
 	if err != nil {
 		ie := &InfraError{Step: "listing the suite's tests", Err: errors.Join(ErrSuiteLost, err)}
 		hr.Infra = ie.Error()
@@ -248,6 +273,7 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 	if len(ids) == 0 {
 		return hr, ErrNoTests
 	}
+	defer o.timed(PhaseRun, time.Now())
 	if err := d.phase(ids, false); err != nil {
 		return d.finish(infraText(err)), err
 	}

@@ -24,11 +24,15 @@ func listCommand() *cli.Command {
 		Usage: "print the conformance catalogue (read from the suite itself, in a headless browser)",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print JSON instead of a table"},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH`", EnvVars: []string{"MCPCONFORM_BROWSER"}},
-			&cli.StringFlag{Name: "node", Usage: "Node.js binary `PATH`", EnvVars: []string{"MCPCONFORM_NODE"}},
+			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
+			&cli.StringFlag{Name: "node", Usage: "Node.js binary `PATH` [MCPCONFORM_NODE]"},
 		},
 		Action: func(c *cli.Context) error {
-			list, err := catalogue(c.Context, bridge.Paths{Browser: c.String("browser"), Node: c.String("node")})
+			var bc browserConfig
+			if err := load(c, &bc); err != nil {
+				return usage(err)
+			}
+			list, err := catalogue(c.Context, bc.paths())
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
 			}

@@ -51,17 +51,21 @@ func loginCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "host", Usage: "product to log in to (" + strings.Join(hostedNames(), ", ") + ")", Required: true},
 			&cli.StringFlag{Name: "out", Usage: "write the storage state to `FILE` (default: $MCPCONFORM_<HOST>_STORAGE_STATE, else <user config dir>/mcpconform/<host>.storage-state.json)"},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]", EnvVars: []string{"MCPCONFORM_BROWSER"}},
-			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]", EnvVars: []string{"MCPCONFORM_NODE"}},
+			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
+			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return usage(fmt.Errorf("login takes no arguments, got %q", c.Args().Slice()))
 			}
+			var bc browserConfig
+			if err := load(c, &bc); err != nil {
+				return usage(err)
+			}
 			o := loginOptions{
 				host:   c.String("host"),
 				out:    c.String("out"),
-				paths:  bridge.Paths{Browser: c.String("browser"), Node: c.String("node")},
+				paths:  bc.paths(),
 				getenv: os.Getenv,
 				stdout: c.App.Writer,
 			}

@@ -223,7 +223,6 @@ func (cfg Config) selection() (runner.Selection, error) {
 	return sel, nil
 }
 
-
 func newApp() *cli.App {
 	onUsage := func(c *cli.Context, err error, _ bool) error { return usage(err) }
 	app := &cli.App{
@@ -294,7 +293,6 @@ func runCommand() *cli.Command {
 		},
 	}
 }
-
 
 // runLimit is how long a whole run may take: --timeout bounds one pass of
 // the suite, so a soak of --repeat N passes gets N times as long (a default

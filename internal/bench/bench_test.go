@@ -24,4 +24,3 @@ func TestMedianResult(t *testing.T) {
 		t.Errorf("median ratio %v, want 3", q)
 	}
 }
-

@@ -24,7 +24,7 @@ import (
 // benchConfig is the bench's browser settings from MCPCONFORM_* variables;
 // the flags win.
 type benchConfig struct {
-	browserConfig
+	Paths     browserConfig
 	BrowserWS string `env:"BROWSER_WS" flag:"browser-ws"`
 	CDP       string `env:"CDP" flag:"cdp"`
 }
@@ -72,7 +72,7 @@ medians of their figures.`,
 				Interval: c.Duration("baseline-interval"), BaselineTrips: c.Int("baseline-round-trips"),
 				FullRun: c.Bool("full-run"), Run: c.StringSlice("run"), SampleEvery: c.Duration("sample-interval"),
 				AppTimeout: c.Duration("app-timeout"), Reports: c.String("reports"), Version: version,
-				Launch: bridge.Options{Paths: bridge.Paths{Browser: bc.Browser, Node: bc.Node},
+				Launch: bridge.Options{Paths: bc.Paths.paths(),
 					Headed: c.Bool("headed"), WSEndpoint: bc.BrowserWS, CDPURL: bc.CDP},
 			}
 			if err := o.Validate(); err != nil {

@@ -12,6 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/internal/bench"
+
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 )
 
 // benchApp runs the bench command in this process (app.go wires it into
@@ -48,6 +50,7 @@ func TestBenchRejectsBadSettings(t *testing.T) {
 // under each policy. It checks the shape and the relations that must hold,
 // not timings a loaded machine could break.
 func TestBenchMeasuresEverything(t *testing.T) {
+	e2etest.Require(t)
 	out := filepath.Join(t.TempDir(), "bench.json")
 	stdout, stderr, err := benchApp("--run", "lifecycle/initialize-result", "--round-trips", "20", "--evaluates", "20",
 		"--baseline-round-trips", "3", "--baseline-interval", "150ms", "--sample-interval", "100ms", "--json", out)
@@ -120,8 +123,9 @@ func TestBenchMeasuresEverything(t *testing.T) {
 // --repeat runs the bench in fresh processes with the same settings and
 // prints the medians (the real binary, since it re-executes itself).
 func TestBenchRepeatRunsFreshProcesses(t *testing.T) {
+	e2etest.Require(t)
 	out := filepath.Join(t.TempDir(), "median.json")
-	stdout, stderr, code := mcpconform(t, nil, "bench", "--repeat", "2", "--full-run=false", "--round-trips", "7", "--evaluates", "5",
+	stdout, stderr, code := mcpconformExec(t, nil, "bench", "--repeat", "2", "--full-run=false", "--round-trips", "7", "--evaluates", "5",
 		"--baseline-round-trips", "0", "--json", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

@@ -17,6 +17,8 @@ import (
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
+
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 )
 
 // needDisplay gives the test an X display: the real one, or Xvfb. CI must
@@ -50,6 +52,7 @@ func refusingProxy(t *testing.T) string {
 // output file with mode 0600, loads as a storage state, and the command
 // prints the variable to set, never the session itself.
 func TestLoginSavesThePrivateSession(t *testing.T) {
+	e2etest.Require(t)
 	needDisplay(t)
 	mock, err := webchattest.Start(context.Background(), webchattest.Options{
 		PageFile:    "../../hosts/chatgpt/testdata/page.html",

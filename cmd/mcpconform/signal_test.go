@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
+
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 )
 
 // leftovers lists live processes whose environment carries marker: every
@@ -67,6 +69,7 @@ func newMarker() string {
 // what finished (the rest NOTRUN), closes everything it started and exits
 // 130 (SIGINT) or 143 (SIGTERM).
 func TestSignalStopsTheRunCleanly(t *testing.T) {
+	e2etest.Require(t)
 	for _, c := range []struct {
 		sig  syscall.Signal
 		code int
@@ -75,7 +78,7 @@ func TestSignalStopsTheRunCleanly(t *testing.T) {
 			dir := t.TempDir()
 			junitPath := filepath.Join(dir, "junit.xml")
 			marker := newMarker()
-			cmd := exec.Command(bin, "run", "--junit", junitPath, "--evidence-dir", "")
+			cmd := exec.Command(binary(t), "run", "--junit", junitPath, "--evidence-dir", "")
 			cmd.Env = append(os.Environ(), marker)
 			stdout, err := cmd.StdoutPipe()
 			if err != nil {
@@ -125,10 +128,11 @@ func TestSignalStopsTheRunCleanly(t *testing.T) {
 // The browser dies mid-run: the remaining checks are NOTRUN, the reports
 // are written, the exit code is 3, and nothing is left running.
 func TestBrowserCrashIsInfraAndLeavesNothingBehind(t *testing.T) {
+	e2etest.Require(t)
 	dir := t.TempDir()
 	junitPath := filepath.Join(dir, "junit.xml")
 	marker := newMarker()
-	cmd := exec.Command(bin, "run", "--junit", junitPath, "--evidence-dir", "")
+	cmd := exec.Command(binary(t), "run", "--junit", junitPath, "--evidence-dir", "")
 	cmd.Env = append(os.Environ(), marker)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -33,10 +33,13 @@ var (
 	Launch bridge.Options
 )
 
-// Main runs the package's tests and then stops the session, if one was
-// started. Use it as the package's TestMain body.
-func Main(m *testing.M) {
+// Main runs the package's tests, then stops the session, if one was
+// started, and runs cleanup. Use it as the package's TestMain body.
+func Main(m *testing.M, cleanup ...func()) {
 	code := m.Run()
+	for _, f := range cleanup {
+		f()
+	}
 	sess.Close()
 	os.Exit(code)
 }

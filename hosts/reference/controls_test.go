@@ -29,6 +29,7 @@ const contextChanged = "ui/notifications/host-context-changed"
 // its page in a 1280×900 window.
 func controlsPage(t *testing.T, ctx context.Context, defects ...string) (playwright.Page, *reference.Server) {
 	t.Helper()
+	browser, fx := e2e(t)
 	set, err := reference.ParseDefects(defects)
 	if err != nil {
 		t.Fatal(err)
@@ -322,7 +323,7 @@ func chooseTool(t *testing.T, page playwright.Page, name string) {
 // sawToolCall reports whether the main fixture server saw a tools/call of
 // tool whose arguments contain marker.
 func sawToolCall(tool, marker string) bool {
-	for _, c := range fx.MainServer.Observations().ToolCalls {
+	for _, c := range fixtureSet().MainServer.Observations().ToolCalls {
 		if c.Tool == tool && bytes.Contains(c.Arguments, []byte(marker)) {
 			return true
 		}

@@ -50,9 +50,8 @@ func Main(m *testing.M, cleanup ...func()) {
 func Session(t testing.TB) *session.Session {
 	t.Helper()
 	once.Do(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		sess, startErr = session.Start(ctx, session.Options{Launch: Launch})
+		// The fixture servers live as long as the context they start with.
+		sess, startErr = session.Start(context.Background(), session.Options{Launch: Launch})
 	})
 	if startErr != nil {
 		missing(t, startErr)
@@ -98,3 +97,7 @@ func missing(t testing.TB, err error) {
 	}
 	t.Skip(msg)
 }
+
+// Started is the package's session once a test has started it, else nil:
+// for helpers called only from tests that did.
+func Started() *session.Session { return sess }

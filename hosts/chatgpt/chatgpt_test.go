@@ -3,7 +3,6 @@ package chatgpt_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,29 +15,20 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/chatgpt"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
-var (
-	browser *bridge.Browser
-	fx      *fixtures.Set
-)
+// One browser and one pair of fixture servers for the package, started by
+// the first test that needs them (e2etest).
+func TestMain(m *testing.M) { e2etest.Main(m) }
 
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		var err error
-		if fx, err = fixtures.Start(context.Background()); err != nil {
-			fmt.Fprintln(os.Stderr, "fixtures:", err)
-			return 1
-		}
-		defer fx.Close()
-		if browser, err = bridge.Launch(bridge.Options{}); err != nil {
-			fmt.Fprintln(os.Stderr, "these tests drive a real Chromium; install it (apt-get install chromium) and Node >= 20:", err)
-			return 1
-		}
-		defer browser.Close()
-		return m.Run()
-	}())
+// e2e is the package's browser and fixture servers; without Chromium the
+// test skips.
+func e2e(t testing.TB) (*bridge.Browser, *fixtures.Set) {
+	t.Helper()
+	s := e2etest.Session(t)
+	return s.Browser, s.Fixtures
 }
 
 // imitation starts the local ChatGPT imitation (testdata/page.html) and a
@@ -47,6 +37,7 @@ func TestMain(m *testing.M) {
 // every selector is the built-in one.
 func imitation(t *testing.T) (*webchattest.Product, map[string]string) {
 	t.Helper()
+	_, fx := e2e(t)
 	p, err := webchattest.Start(context.Background(), webchattest.Options{
 		PageFile:       "testdata/page.html",
 		SandboxPath:    "/web-sandbox.oaiusercontent.com/sandbox.html",
@@ -74,7 +65,11 @@ var lookup = webchattest.Lookup
 type logs = webchattest.Logs
 
 func env(l *logs, appTimeout time.Duration) hosts.Env {
-	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: appTimeout, Logf: l.Logf}
+	// Tests call it after e2e (or imitation) started the session.
+	e := e2etest.Started().Env()
+	e.AppTimeout = appTimeout
+	e.Logf = l.Logf
+	return e
 }
 
 // The whole suite through the ChatGPT driver against the imitation: the
@@ -129,6 +124,7 @@ func TestEmptyStorageStateCountsAsMissing(t *testing.T) {
 // its error and duration.
 func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration, *logs) {
 	t.Helper()
+	e2e(t)
 	h := chatgpt.New()
 	var l logs
 	start := time.Now()

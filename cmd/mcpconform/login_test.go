@@ -19,6 +19,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
 
 	"github.com/mcpconform/mcpconform/internal/e2etest"
+	weblogin "github.com/mcpconform/mcpconform/internal/login"
 )
 
 // needDisplay gives the test an X display: the real one, or Xvfb. CI must
@@ -123,7 +124,7 @@ func TestLoginSavesThePrivateSession(t *testing.T) {
 
 func TestLoginInputErrors(t *testing.T) {
 	err := login(context.Background(), loginOptions{host: "bard", getenv: webchattest.Lookup(nil)})
-	var ue *loginUsageError
+	var ue *weblogin.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "chatgpt, claude") {
 		t.Errorf("unknown host: %v", err)
 	}

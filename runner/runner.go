@@ -599,3 +599,57 @@ func safeName(s string) string {
 	}
 	return string(b)
 }
+
+// ParseSelection builds a selection from the command line's words: id
+// globs (each must be valid and, when known lists the catalogue's ids,
+// match one), clauses (MUST includes MUST NOT, SHOULD includes SHOULD
+// NOT, MAY, INFO), editions and a shard "I/N" ("" for none). The error
+// names the value that is wrong.
+func ParseSelection(globs, clauses, editions []string, shard string, known []string) (Selection, error) {
+	sel := Selection{Globs: globs}
+	for _, g := range globs {
+		if _, err := path.Match(g, ""); err != nil {
+			return sel, fmt.Errorf("--run %q is not a valid glob: %v", g, err)
+		}
+		matched := len(known) == 0
+		for _, id := range known {
+			if ok, _ := path.Match(g, id); ok || g == id {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			return sel, fmt.Errorf("--run %q matches no check: see `mcpconform list` for the ids", g)
+		}
+	}
+	for _, c := range clauses {
+		switch strings.ToUpper(strings.TrimSpace(c)) {
+		case "MUST":
+			sel.Clauses = append(sel.Clauses, protocol.ClauseMust, protocol.ClauseMustNot)
+		case "SHOULD":
+			sel.Clauses = append(sel.Clauses, protocol.ClauseShould, protocol.ClauseShouldNot)
+		case "MAY":
+			sel.Clauses = append(sel.Clauses, protocol.ClauseMay)
+		case "INFO":
+			sel.Clauses = append(sel.Clauses, protocol.ClauseInfo)
+		default:
+			return sel, fmt.Errorf("--clause %q: use MUST, SHOULD, MAY or INFO (MUST includes MUST NOT, SHOULD includes SHOULD NOT)", c)
+		}
+	}
+	for _, e := range editions {
+		switch ed := protocol.Edition(strings.TrimSpace(e)); ed {
+		case protocol.EditionStable, protocol.EditionDraft:
+			sel.Editions = append(sel.Editions, ed)
+		default:
+			return sel, fmt.Errorf("--edition %q: use %s or %s", e, protocol.EditionStable, protocol.EditionDraft)
+		}
+	}
+	if shard != "" {
+		sh, err := ParseShard(shard)
+		if err != nil {
+			return sel, err
+		}
+		sel.Shard = sh
+	}
+	return sel, nil
+}

@@ -603,3 +603,32 @@ func TestOnPhaseTimesEachStep(t *testing.T) {
 		t.Errorf("phases of a failed setup %s, want setup,teardown", got)
 	}
 }
+
+func TestParseSelection(t *testing.T) {
+	known := []string{"visibility/a", "lifecycle/b"}
+	sel, err := ParseSelection([]string{"visibility/*"}, []string{"must", " SHOULD"}, []string{"draft"}, "2/3", known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(sel.Clauses) != "[MUST MUST NOT SHOULD SHOULD NOT]" || fmt.Sprint(sel.Editions) != "[draft]" || sel.Shard != (Shard{2, 3}) || sel.Globs[0] != "visibility/*" {
+		t.Errorf("selection %+v", sel)
+	}
+	for _, c := range []struct {
+		globs, clauses, editions []string
+		shard, want              string
+	}{
+		{globs: []string{"[x"}, want: `--run "[x" is not a valid glob`},
+		{globs: []string{"nowhere/*"}, want: `--run "nowhere/*" matches no check`},
+		{clauses: []string{"MIGHT"}, want: `--clause "MIGHT": use MUST, SHOULD, MAY or INFO`},
+		{editions: []string{"2025"}, want: `--edition "2025"`},
+		{shard: "3/2", want: `--shard "3/2"`},
+	} {
+		if _, err := ParseSelection(c.globs, c.clauses, c.editions, c.shard, known); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c, err, c.want)
+		}
+	}
+	// Without a catalogue any valid glob is accepted.
+	if _, err := ParseSelection([]string{"nowhere/*"}, nil, nil, "", nil); err != nil {
+		t.Error(err)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -27,7 +26,6 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/inspector"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/internal/session"
-	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
 )
@@ -152,9 +150,6 @@ func (cfg Config) validate() error {
 		}
 		seen[h] = true
 	}
-	if _, err := cfg.selection(); err != nil {
-		return err
-	}
 	if len(cfg.HostDefects) > 0 {
 		if len(cfg.hostList()) != 1 || cfg.hostList()[0] != "reference" {
 			return fmt.Errorf("--host-defect applies to the reference host only, not %q", cfg.Host)
@@ -163,21 +158,8 @@ func (cfg Config) validate() error {
 			return err
 		}
 	}
-	known, _ := suite.IDs()
-	for _, g := range cfg.Run {
-		if _, err := path.Match(g, ""); err != nil {
-			return fmt.Errorf("--run %q is not a valid glob: %v", g, err)
-		}
-		matched := false
-		for _, id := range known {
-			if ok, _ := path.Match(g, id); ok || g == id {
-				matched = true
-				break
-			}
-		}
-		if !matched && len(known) > 0 {
-			return fmt.Errorf("--run %q matches no check: see `mcpconform list` for the ids", g)
-		}
+	if _, err := cfg.selection(); err != nil {
+		return err
 	}
 	for name, d := range map[string]time.Duration{"--timeout": cfg.Timeout, "--app-timeout": cfg.AppTimeout, "--stall": cfg.Stall} {
 		if d <= 0 {
@@ -190,37 +172,8 @@ func (cfg Config) validate() error {
 // selection turns --run, --clause, --edition and --shard into a runner
 // selection, or says which value is wrong.
 func (cfg Config) selection() (runner.Selection, error) {
-	sel := runner.Selection{Globs: cfg.Run}
-	for _, c := range cfg.Clauses {
-		switch strings.ToUpper(strings.TrimSpace(c)) {
-		case "MUST":
-			sel.Clauses = append(sel.Clauses, protocol.ClauseMust, protocol.ClauseMustNot)
-		case "SHOULD":
-			sel.Clauses = append(sel.Clauses, protocol.ClauseShould, protocol.ClauseShouldNot)
-		case "MAY":
-			sel.Clauses = append(sel.Clauses, protocol.ClauseMay)
-		case "INFO":
-			sel.Clauses = append(sel.Clauses, protocol.ClauseInfo)
-		default:
-			return sel, fmt.Errorf("--clause %q: use MUST, SHOULD, MAY or INFO (MUST includes MUST NOT, SHOULD includes SHOULD NOT)", c)
-		}
-	}
-	for _, e := range cfg.Editions {
-		switch protocol.Edition(strings.TrimSpace(e)) {
-		case protocol.EditionStable, protocol.EditionDraft:
-			sel.Editions = append(sel.Editions, protocol.Edition(strings.TrimSpace(e)))
-		default:
-			return sel, fmt.Errorf("--edition %q: use %s or %s", e, protocol.EditionStable, protocol.EditionDraft)
-		}
-	}
-	if cfg.Shard != "" {
-		sh, err := runner.ParseShard(cfg.Shard)
-		if err != nil {
-			return sel, err
-		}
-		sel.Shard = sh
-	}
-	return sel, nil
+	known, _ := suite.IDs()
+	return runner.ParseSelection(cfg.Run, cfg.Clauses, cfg.Editions, cfg.Shard, known)
 }
 
 func newApp() *cli.App {
@@ -301,8 +254,8 @@ func runLimit(cfg Config) time.Duration {
 	return cfg.Timeout * time.Duration(max(cfg.Repeat, 1))
 }
 
-// runSuite runs the suite through a session, writes every report whatever
-// happened, and maps the outcome to an exit code.
+// runSuite runs the suite (session.Conform) and maps the outcome to an
+// exit code: a signal first, then the run's error, then the verdict.
 func runSuite(ctx context.Context, cfg Config, exp *baseline.Expectations, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -313,59 +266,30 @@ func runSuite(ctx context.Context, cfg Config, exp *baseline.Expectations, stdou
 	defer cancel()
 
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "mcpconform: "+format+"\n", args...) }
-	run := report.Run{Tool: "mcpconform", Version: version, StartedAt: time.Now()}
-	outs := cfg.Out.outputs(cfg)
-	conOpts := []report.ConsoleOption{report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)}
-	con := report.NewConsole(stdout, isTerminal(stdout), conOpts...)
+	con, outs := stdout, cfg.Out.outputs(cfg)
 	if outs.ToStdout() {
-		con = report.NewConsole(stderr, isTerminal(stderr), conOpts...)
+		con = stderr // the report has stdout
 	}
-	newHost := func(name string) (hosts.Host, error) { return hostFor(cfg, name) }
-	s, runErr := session.Start(ctx, session.Options{
-		Launch: bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP},
-		Hosts:  cfg.hostList(), NewHost: newHost, Logf: logf,
-	})
-	if runErr == nil {
-		sel, _ := cfg.selection()
-		run.Hosts, runErr = s.Run(ctx, cfg.hostList(), session.RunOptions{
+	sel, _ := cfg.selection()
+	run, runErr := session.Conform(ctx, session.Plan{
+		Start: session.Options{
+			Launch: bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP},
+			Hosts:  cfg.hostList(), NewHost: func(name string) (hosts.Host, error) { return hostFor(cfg, name) }, Logf: logf,
+		},
+		Run: session.RunOptions{
 			Runner:     runner.Options{EvidenceDir: cfg.EvidenceDir, Retries: cfg.Retries, Selection: sel, Stall: cfg.Stall, Logf: logf},
-			AppTimeout: cfg.AppTimeout,
-			TraceFile: func(host string) string {
-				if !cfg.Trace {
-					return ""
-				}
-				return filepath.Join(cfg.EvidenceDir, host, "trace.zip")
-			},
-			OnCase: func(host string, c report.Case) {
-				exp.Mark(host, &c) // live XFAIL/STALE; the console filters --quiet
-				con.Case(host, c)
-			},
-			Repeat: cfg.Repeat,
+			AppTimeout: cfg.AppTimeout, TraceFile: cfg.traceFile, Repeat: cfg.Repeat,
 			AfterPass: func(pass int) {
 				if cfg.Repeat > 1 {
 					fmt.Fprintf(stderr, "soak %d/%d: %s\n", pass, cfg.Repeat, session.SoakFigures())
 				}
 			},
-		})
-		s.Close()
-	}
-	run.Duration = time.Since(run.StartedAt)
-	if len(run.Hosts) == 0 && runErr != nil {
-		for _, name := range cfg.hostList() {
-			run.Hosts = append(run.Hosts, report.HostRun{Host: name, StartedAt: run.StartedAt, Infra: runErr.Error()})
-		}
-	}
-
-	// Reports are written whatever happened, before the exit code is
-	// chosen. writeOutputs applies the baseline to run, so it comes first.
-	if err := writeOutputs(cfg, &run, exp, stdout); err != nil {
-		logf("writing reports: %v", err)
-		if runErr == nil {
-			runErr = err
-		}
-	}
-	con.Summary(run)
-
+		},
+		Reports:  cfg.Out.reports(cfg),
+		Baseline: exp,
+		Console:  report.NewConsole(con, isTerminal(con), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),
+		Tool:     "mcpconform", Version: version, Stdout: stdout,
+	})
 	select {
 	case s := <-sig:
 		if s == syscall.SIGTERM {
@@ -378,10 +302,9 @@ func runSuite(ctx context.Context, cfg Config, exp *baseline.Expectations, stdou
 	switch {
 	case errors.Is(runErr, runner.ErrNoTests):
 		return &exitError{code: ExitNoTests, err: fmt.Errorf("%w (--run %q)", runErr, cfg.Run)}
+	case errors.Is(runErr, context.DeadlineExceeded) && cfg.Repeat > 1:
+		return &exitError{code: ExitInfra, err: fmt.Errorf("the run exceeded --timeout %s × --repeat %d = %s", cfg.Timeout, cfg.Repeat, runLimit(cfg))}
 	case errors.Is(runErr, context.DeadlineExceeded):
-		if cfg.Repeat > 1 {
-			return &exitError{code: ExitInfra, err: fmt.Errorf("the run exceeded --timeout %s × --repeat %d = %s", cfg.Timeout, cfg.Repeat, runLimit(cfg))}
-		}
 		return &exitError{code: ExitInfra, err: fmt.Errorf("the run exceeded --timeout %s", cfg.Timeout)}
 	case errors.As(runErr, &ue):
 		return usage(ue.Err)
@@ -389,6 +312,13 @@ func runSuite(ctx context.Context, cfg Config, exp *baseline.Expectations, stdou
 		return &exitError{code: ExitInfra, err: runErr}
 	}
 	return verdictError(report.Gating(run, cfg.FailOnShould), exp, cfg.Out.AllowStale)
+}
+
+func (cfg Config) traceFile(host string) string {
+	if !cfg.Trace {
+		return ""
+	}
+	return filepath.Join(cfg.EvidenceDir, host, "trace.zip")
 }
 
 func isTerminal(w io.Writer) bool {

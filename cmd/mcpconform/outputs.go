@@ -1,10 +1,7 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -49,63 +46,27 @@ func outputFlags() []cli.Flag {
 	}
 }
 
-// loadExpectations reads --expectations, and checks that an existing
-// --update-baseline file parses, before anything runs: a grammar error is a
-// usage error (exit 2) naming the file and the line, not a surprise at the
-// end of a long run.
+// reports are where the run's results go.
+func (o outputConfig) reports(cfg Config) session.Reports {
+	return session.Reports{Outputs: o.outputs(cfg), UpdateBaseline: o.UpdateBaseline,
+		Options: report.Options{JUnit: report.JUnitOptions{AttachmentsRoot: o.AttachmentsRoot}}}
+}
+
+// loadExpectations reads --expectations and checks an existing
+// --update-baseline file before anything runs; a bad file is a usage
+// error (exit 2) naming the file and the line.
 func loadExpectations(o outputConfig) (*baseline.Expectations, error) {
-	var exp *baseline.Expectations
-	if o.Expectations != "" {
-		var err error
-		if exp, err = baseline.Load(o.Expectations); err != nil {
-			return nil, usage(err)
-		}
-	}
-	if o.UpdateBaseline != "" && o.UpdateBaseline != o.Expectations {
-		if _, err := readBaseline(o.UpdateBaseline); err != nil {
-			return nil, usage(fmt.Errorf("--update-baseline: %w", err))
-		}
+	exp, err := session.LoadBaseline(o.Expectations, o.UpdateBaseline)
+	if err != nil {
+		return nil, usage(err)
 	}
 	return exp, nil
 }
 
-// readBaseline loads an existing baseline file, or returns nil when there
-// is none yet.
-func readBaseline(path string) (*baseline.Expectations, error) {
-	exp, err := baseline.Load(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	return exp, err
-}
-
-// writeOutputs applies the baseline to run, then writes every report and
-// --update-baseline. Every file is written even when another fails; the
-// errors are joined.
+// writeOutputs applies the baseline to run and writes every report and
+// --update-baseline (session.Reports.Write).
 func writeOutputs(cfg Config, run *report.Run, exp *baseline.Expectations, stdout io.Writer) error {
-	baseline.Apply(run, exp)
-	errs := []error{report.Write(cfg.Out.outputs(cfg), *run, report.Options{JUnit: report.JUnitOptions{AttachmentsRoot: cfg.Out.AttachmentsRoot}}, stdout)}
-	if path := cfg.Out.UpdateBaseline; path != "" {
-		errs = append(errs, updateBaseline(path, *run))
-	}
-	return errors.Join(errs...)
-}
-
-// updateBaseline rewrites path to accept run: the hosts that ran get their
-// current failures, the file's other hosts are kept as they were.
-func updateBaseline(path string, run report.Run) error {
-	prev, err := readBaseline(path)
-	if err != nil {
-		return fmt.Errorf("--update-baseline: %w", err)
-	}
-	data, err := baseline.Update(prev, run)
-	if err != nil {
-		return fmt.Errorf("--update-baseline %s: %w", path, err)
-	}
-	return report.WriteFile(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+	return cfg.Out.reports(cfg).Write(run, exp, stdout)
 }
 
 // verdictCode is the exit code a finished run earns (session.Judge):

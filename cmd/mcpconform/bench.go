@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -116,59 +115,36 @@ func writeBenchJSON(c *cli.Context, r *bench.Result) error {
 	}
 }
 
-// benchRepeat runs the bench in n fresh processes (driver and browser start
-// are per process, so repeating inside one would measure something else)
-// and prints the medians of their figures.
+// benchRepeat runs the bench in n fresh processes of this binary with the
+// flags given, and prints the medians of their figures.
 func benchRepeat(c *cli.Context, n int) error {
 	self, err := os.Executable()
 	if err != nil {
 		return &exitError{code: ExitInfra, err: err}
 	}
-	dir, err := os.MkdirTemp("", "mcpconform-bench-")
-	if err != nil {
-		return &exitError{code: ExitInfra, err: err}
-	}
-	defer os.RemoveAll(dir)
-	var args []string
-	for _, f := range c.Command.Flags {
-		name := f.Names()[0]
-		if name == "repeat" || name == "json" || !c.IsSet(name) {
-			continue
-		}
-		for _, v := range flagValues(c, f) {
-			args = append(args, "--"+name+"="+v)
-		}
-	}
-	var runs []*bench.Result
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(c.App.Writer, "=== bench run %d of %d (a fresh process)\n", i, n)
-		out := filepath.Join(dir, fmt.Sprintf("run%d.json", i))
-		runArgs := []string{"bench", "--json", out}
-		for _, a := range args {
-			if v, ok := strings.CutPrefix(a, "--reports="); ok {
-				a = "--reports=" + filepath.Join(v, fmt.Sprintf("run%d", i))
+	med, err := bench.Repeat(c.Context, n, c.App.Writer, func(i int, out string) *exec.Cmd {
+		args := []string{"bench", "--json", out}
+		for _, f := range c.Command.Flags {
+			name := f.Names()[0]
+			if name == "repeat" || name == "json" || !c.IsSet(name) {
+				continue
 			}
-			runArgs = append(runArgs, a)
+			for _, v := range flagValues(c, f) {
+				if name == "reports" {
+					v = filepath.Join(v, fmt.Sprintf("run%d", i))
+				}
+				args = append(args, "--"+name+"="+v)
+			}
 		}
-		cmd := exec.CommandContext(c.Context, self, runArgs...)
+		cmd := exec.CommandContext(c.Context, self, args...)
 		cmd.Stdout, cmd.Stderr = c.App.Writer, c.App.ErrWriter
-		if err := cmd.Run(); err != nil {
-			return &exitError{code: ExitInfra, err: fmt.Errorf("bench run %d: %w", i, err)}
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			return &exitError{code: ExitInfra, err: err}
-		}
-		var r bench.Result
-		if err := json.Unmarshal(b, &r); err != nil {
-			return &exitError{code: ExitInfra, err: fmt.Errorf("bench run %d: %w", i, err)}
-		}
-		runs = append(runs, &r)
+		return cmd
+	})
+	if err == nil {
+		med.Print(c.App.Writer)
+		err = writeBenchJSON(c, med)
 	}
-	med := bench.Median(runs)
-	fmt.Fprintf(c.App.Writer, "\n=== medians over %d processes\n", n)
-	med.Print(c.App.Writer)
-	if err := writeBenchJSON(c, med); err != nil {
+	if err != nil {
 		return &exitError{code: ExitInfra, err: err}
 	}
 	return nil

@@ -10,16 +10,11 @@ import (
 	"syscall"
 	"text/tabwriter"
 
-	"github.com/mxschmitt/playwright-go"
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 )
-
-func pwContextOptions() playwright.BrowserNewContextOptions {
-	return playwright.BrowserNewContextOptions{}
-}
 
 // serveConfig is serve's settings from MCPCONFORM_* variables; the flags
 // win.

@@ -12,6 +12,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -653,4 +654,36 @@ func Median(runs []*Result) *Result {
 		}
 	}
 	return &m
+}
+
+// Repeat runs the bench in n fresh processes (driver and browser start are
+// per process, so repeating inside one would measure something else):
+// start(i, out) returns the command for run i, which must write its
+// figures as JSON to out. It prints a header before each run and returns
+// the medians of their figures.
+func Repeat(ctx context.Context, n int, w io.Writer, start func(i int, out string) *exec.Cmd) (*Result, error) {
+	dir, err := os.MkdirTemp("", "mcpconform-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var runs []*Result
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(w, "=== bench run %d of %d (a fresh process)\n", i, n)
+		out := filepath.Join(dir, fmt.Sprintf("run%d.json", i))
+		if err := start(i, out).Run(); err != nil {
+			return nil, fmt.Errorf("bench run %d: %w", i, err)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			return nil, err
+		}
+		var r Result
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, fmt.Errorf("bench run %d: %w", i, err)
+		}
+		runs = append(runs, &r)
+	}
+	fmt.Fprintf(w, "\n=== medians over %d processes\n", n)
+	return Median(runs), nil
 }

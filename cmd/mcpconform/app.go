@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -41,14 +41,7 @@ var hostFactories = map[string]func() hosts.Host{
 	"claude":    func() hosts.Host { return claude.New() },
 }
 
-func hostNames() []string {
-	var n []string
-	for k := range hostFactories {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
-}
+func hostNames() []string { return slices.Sorted(maps.Keys(hostFactories)) }
 
 // hostFor builds a configured host by name: the one place the CLI
 // constructs hosts (the session calls it once per host and pass).

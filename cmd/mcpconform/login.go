@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
-	"sort"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -28,14 +29,7 @@ var hostedProfiles = map[string]func() webchat.Profile{
 	"claude":  claude.Profile,
 }
 
-func hostedNames() []string {
-	var n []string
-	for k := range hostedProfiles {
-		n = append(n, k)
-	}
-	sort.Strings(n)
-	return n
-}
+func hostedNames() []string { return slices.Sorted(maps.Keys(hostedProfiles)) }
 
 func loginCommand() *cli.Command {
 	return &cli.Command{

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/chatgpt"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
@@ -25,11 +23,7 @@ func TestMain(m *testing.M) { e2etest.Main(m) }
 
 // e2e is the package's browser and fixture servers; without Chromium the
 // test skips.
-func e2e(t testing.TB) (*bridge.Browser, *fixtures.Set) {
-	t.Helper()
-	s := e2etest.Session(t)
-	return s.Browser, s.Fixtures
-}
+var e2e = e2etest.Parts
 
 // imitation starts the local ChatGPT imitation (testdata/page.html) and a
 // storage state logged in to it, and returns the environment that points

@@ -26,11 +26,7 @@ func TestMain(m *testing.M) { e2etest.Main(m) }
 
 // e2e is the package's browser and fixture servers; without Chromium the
 // test skips.
-func e2e(t testing.TB) (*bridge.Browser, *fixtures.Set) {
-	t.Helper()
-	s := e2etest.Session(t)
-	return s.Browser, s.Fixtures
-}
+var e2e = e2etest.Parts
 
 // fixtureSet is the started fixture servers, for helpers of tests that
 // called e2e or env.

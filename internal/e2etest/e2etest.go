@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/internal/session"
 )
@@ -101,3 +102,11 @@ func missing(t testing.TB, err error) {
 // Started is the package's session once a test has started it, else nil:
 // for helpers called only from tests that did.
 func Started() *session.Session { return sess }
+
+// Parts is the package's browser and fixture servers, starting them on
+// first use (see Session).
+func Parts(t testing.TB) (*bridge.Browser, *fixtures.Set) {
+	t.Helper()
+	s := Session(t)
+	return s.Browser, s.Fixtures
+}

@@ -106,7 +106,7 @@ func Run(ctx context.Context, o Options, logf func(string, ...any)) (*Result, er
 	phase("process start", age)
 
 	var browserWall time.Duration
-	s, err := session.Start(ctx, session.Options{Launch: o.Launch, Logf: logf, NewHost: func(string) (hosts.Host, error) { return reference.New(), nil },
+	s, err := session.Start(ctx, session.Options{Launch: o.Launch, Logf: logf,
 		OnPhase: func(p string, d time.Duration) {
 			switch p {
 			case session.PhaseFixtures:

@@ -29,9 +29,6 @@ var (
 	once     sync.Once
 	sess     *session.Session
 	startErr error
-	// Launch is the browser the package's session starts (before the
-	// first test that needs it).
-	Launch bridge.Options
 )
 
 // Main runs the package's tests, then stops the session, if one was
@@ -52,7 +49,7 @@ func Session(t testing.TB) *session.Session {
 	t.Helper()
 	once.Do(func() {
 		// The fixture servers live as long as the context they start with.
-		sess, startErr = session.Start(context.Background(), session.Options{Launch: Launch})
+		sess, startErr = session.Start(context.Background(), session.Options{})
 	})
 	if startErr != nil {
 		missing(t, startErr)

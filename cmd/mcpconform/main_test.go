@@ -370,3 +370,26 @@ func TestShardsMergeToTheFullRun(t *testing.T) {
 		t.Errorf("merged %d checks, the catalogue has %d", len(seen), len(cat.Tests))
 	}
 }
+
+// "-" is stdout for every report format: the report alone goes there and
+// the console moves to stderr; two reports cannot share stdout.
+func TestAnyReportCanGoToStdout(t *testing.T) {
+	e2etest.Require(t)
+	stdout, stderr, code := mcpconform(t, nil, "run", "--run", "lifecycle/initialize-result", "--json", "-", "--evidence-dir", "")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var back struct {
+		Hosts []struct{ Host string } `json:"hosts"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &back); err != nil || len(back.Hosts) != 1 || back.Hosts[0].Host != "reference" {
+		t.Errorf("stdout is not the JSON report alone: %v\n%s", err, stdout)
+	}
+	if !strings.Contains(stderr, "1 passed, 0 failed, 0 skipped") {
+		t.Errorf("the console did not move to stderr:\n%s", stderr)
+	}
+	_, stderr, code = mcpconform(t, nil, "run", "--json", "-", "--tap", "-")
+	if code != ExitUsage || !strings.Contains(stderr, "only one report can go to stdout") {
+		t.Errorf("two reports on stdout: exit %d\n%s", code, stderr)
+	}
+}

@@ -62,6 +62,9 @@ var (
 func mcpconform(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	clearEnv(t)
+	// Evidence goes to a temporary directory, not into the source tree
+	// (a test's --evidence-dir or env still wins).
+	t.Setenv("MCPCONFORM_EVIDENCE_DIR", filepath.Join(t.TempDir(), "evidence"))
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
 		t.Setenv(k, v)
@@ -81,6 +84,7 @@ func mcpconformExec(t *testing.T, env []string, args ...string) (stdout, stderr 
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	cmd.Env = append(cmd.Env, "MCPCONFORM_EVIDENCE_DIR="+filepath.Join(t.TempDir(), "evidence"))
 	cmd.Env = append(cmd.Env, env...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e

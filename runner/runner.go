@@ -9,11 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -50,80 +48,6 @@ func (e *InfraError) Error() string {
 }
 func (e *InfraError) Unwrap() error { return e.Err }
 
-// Selection decides which tests run.
-type Selection struct {
-	Globs    []string           // id globs (path.Match); empty means all
-	Clauses  []protocol.Clause  // empty means all
-	Editions []protocol.Edition // empty means all
-	Shard    Shard              // zero means no sharding
-}
-
-// Shard is the I-th of N deterministic parts of a selection (1-based).
-type Shard struct{ I, N int }
-
-// ParseShard reads "i/n" with 1 <= i <= n.
-func ParseShard(s string) (Shard, error) {
-	var sh Shard
-	if _, err := fmt.Sscanf(s, "%d/%d", &sh.I, &sh.N); err != nil || fmt.Sprintf("%d/%d", sh.I, sh.N) != s || sh.N < 1 || sh.I < 1 || sh.I > sh.N {
-		return Shard{}, fmt.Errorf("--shard %q: want I/N with 1 <= I <= N, e.g. 2/4", s)
-	}
-	return sh, nil
-}
-
-// Match reports whether the test passes the id, clause and edition filters
-// (sharding applies to the whole list: see Apply).
-func (s Selection) Match(m protocol.TestMeta) bool {
-	if len(s.Clauses) > 0 && !slices.Contains(s.Clauses, m.Clause) {
-		return false
-	}
-	if len(s.Editions) > 0 && !slices.Contains(s.Editions, m.Edition) {
-		return false
-	}
-	if len(s.Globs) == 0 {
-		return true
-	}
-	for _, g := range s.Globs {
-		if ok, _ := path.Match(g, m.ID); ok || g == m.ID {
-			return true
-		}
-	}
-	return false
-}
-
-// Apply filters the catalogue and keeps this shard's part. Shards split the
-// filtered checks, sorted by id, round-robin: every check is in exactly one
-// shard, the shards differ in size by at most one, and the split depends
-// only on the catalogue and the filters.
-func (s Selection) Apply(tests []protocol.TestMeta) []protocol.TestMeta {
-	var out []protocol.TestMeta
-	for _, m := range tests {
-		if s.Match(m) {
-			out = append(out, m)
-		}
-	}
-	if s.Shard.N <= 1 {
-		return out
-	}
-	ids := make([]string, len(out))
-	for i, m := range out {
-		ids[i] = m.ID
-	}
-	sort.Strings(ids)
-	mine := map[string]bool{}
-	for k, id := range ids {
-		if k%s.Shard.N == s.Shard.I-1 {
-			mine[id] = true
-		}
-	}
-	var part []protocol.TestMeta
-	for _, m := range out {
-		if mine[m.ID] {
-			part = append(part, m)
-		}
-	}
-	return part
-}
-
 // Options configure one run against one host.
 type Options struct {
 	Env       hosts.Env
@@ -143,6 +67,25 @@ type Options struct {
 	// screenshot and console lines. Paths land in Case.Evidence.
 	EvidenceDir string
 	Logf        func(format string, args ...any)
+	// OnPhase, when set, is called as each step of a run ends, with how
+	// long it took: PhaseSetup and PhaseTeardown (Run only), PhaseListTests
+	// and PhaseRun (Run and Drive). A step that failed is reported too.
+	OnPhase func(phase string, d time.Duration)
+}
+
+// The steps of a run, as OnPhase names them.
+const (
+	PhaseSetup     = "setup"
+	PhaseListTests = "listTests"
+	PhaseRun       = "run"
+	PhaseTeardown  = "teardown"
+)
+
+// timed calls OnPhase with the time since start.
+func (o *Options) timed(phase string, start time.Time) {
+	if o.OnPhase != nil {
+		o.OnPhase(phase, time.Since(start))
+	}
 }
 
 func (o *Options) defaults() {
@@ -170,9 +113,11 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 	defer func() {
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
+		start := time.Now()
 		if err := h.Teardown(tctx); err != nil {
 			o.Logf("teardown of %s: %v", h.Name(), err)
 		}
+		o.timed(PhaseTeardown, start)
 	}()
 	// A crashed browser ends the run at once as an infrastructure failure
 	// instead of waiting for every evaluate to time out.
@@ -187,7 +132,9 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 			}
 		}()
 	}
+	setupStart := time.Now()
 	sb, err := h.Setup(ctx, o.Env)
+	o.timed(PhaseSetup, setupStart)
 	if err != nil {
 		if errors.Is(context.Cause(ctx), bridge.ErrBrowserGone) {
 			err = bridge.ErrBrowserGone
@@ -226,7 +173,9 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 // setup and teardown, for tests and for hosts that manage their own life.
 func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, hr report.HostRun) (report.HostRun, error) {
 	o.defaults()
+	listStart := time.Now()
 	list, err := sb.ListTests(ctx)
+	o.timed(PhaseListTests, listStart)
 	if err != nil {
 		ie := &InfraError{Step: "listing the suite's tests", Err: errors.Join(ErrSuiteLost, err)}
 		hr.Infra = ie.Error()
@@ -248,6 +197,7 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 	if len(ids) == 0 {
 		return hr, ErrNoTests
 	}
+	defer o.timed(PhaseRun, time.Now())
 	if err := d.phase(ids, false); err != nil {
 		return d.finish(infraText(err)), err
 	}

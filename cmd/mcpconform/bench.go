@@ -2,39 +2,31 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
-	"sort"
 	"strings"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures"
-	"github.com/mcpconform/mcpconform/hosts"
-	"github.com/mcpconform/mcpconform/hosts/reference"
-	"github.com/mcpconform/mcpconform/internal/proctree"
+	"github.com/mcpconform/mcpconform/internal/bench"
 	"github.com/mcpconform/mcpconform/report"
-	"github.com/mcpconform/mcpconform/runner"
 )
 
-// Targets the bench checks its figures against (issue "Speed and scale").
-const (
-	targetRoundTripOverBare = 3.0
-	targetFullRun           = 30 * time.Second
-	targetPeakPSS           = 1 << 30
-)
+// benchConfig is the bench's browser settings from MCPCONFORM_* variables;
+// the flags win.
+type benchConfig struct {
+	Paths     browserConfig
+	BrowserWS string `env:"BROWSER_WS" flag:"browser-ws"`
+	CDP       string `env:"CDP" flag:"cdp"`
+}
 
 func benchCommand() *cli.Command {
 	return &cli.Command{
@@ -58,27 +50,31 @@ medians of their figures.`,
 			&cli.DurationFlag{Name: "sample-interval", Value: 500 * time.Millisecond, Usage: "how often the process tree's CPU and memory are sampled"},
 			&cli.DurationFlag{Name: "timeout", Value: 15 * time.Minute, Usage: "limit for the whole bench"},
 			&cli.DurationFlag{Name: "app-timeout", Value: 60 * time.Second, Usage: "how long the host may take to show the app"},
-			&cli.StringFlag{Name: "json", Usage: "also write the figures as JSON to `FILE`"},
-			&cli.StringFlag{Name: "reports", Usage: "keep the full run's reports (JUnit, TAP, JSON, Markdown) and evidence in `DIR`"},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH`", EnvVars: []string{"MCPCONFORM_BROWSER"}},
-			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH`", EnvVars: []string{"MCPCONFORM_NODE"}},
-			&cli.StringFlag{Name: "browser-ws", Usage: "use the Playwright browser server at `URL` instead of launching Chromium", EnvVars: []string{"MCPCONFORM_BROWSER_WS"}},
-			&cli.StringFlag{Name: "cdp", Usage: "attach to the Chromium with remote debugging at `URL` instead of launching one", EnvVars: []string{"MCPCONFORM_CDP"}},
+			&cli.StringFlag{Name: "json", Usage: "also write the figures as JSON to `FILE` (- for stdout)"},
+			&cli.StringFlag{Name: "reports", Usage: "keep the full run's reports (" + strings.Join(report.FormatNames(), ", ") + ") and evidence in `DIR`"},
+			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
+			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` [MCPCONFORM_NODE]"},
+			&cli.StringFlag{Name: "browser-ws", Usage: "use the Playwright browser server at `URL` instead of launching Chromium [MCPCONFORM_BROWSER_WS]"},
+			&cli.StringFlag{Name: "cdp", Usage: "attach to the Chromium with remote debugging at `URL` instead of launching one [MCPCONFORM_CDP]"},
 			&cli.BoolFlag{Name: "headed", Usage: "show the browser window"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return usage(fmt.Errorf("bench takes no arguments, got %q", c.Args().Slice()))
 			}
-			o := benchOptions{
+			var bc benchConfig
+			if err := load(c, &bc); err != nil {
+				return usage(err)
+			}
+			o := bench.Options{
 				RoundTrips: c.Int("round-trips"), Evaluates: c.Int("evaluates"),
 				Interval: c.Duration("baseline-interval"), BaselineTrips: c.Int("baseline-round-trips"),
 				FullRun: c.Bool("full-run"), Run: c.StringSlice("run"), SampleEvery: c.Duration("sample-interval"),
-				AppTimeout: c.Duration("app-timeout"), Reports: c.String("reports"),
-				Launch: bridge.Options{Paths: bridge.Paths{Browser: c.String("browser"), Node: c.String("node")},
-					Headed: c.Bool("headed"), WSEndpoint: c.String("browser-ws"), CDPURL: c.String("cdp")},
+				AppTimeout: c.Duration("app-timeout"), Reports: c.String("reports"), Version: version,
+				Launch: bridge.Options{Paths: bc.Paths.paths(),
+					Headed: c.Bool("headed"), WSEndpoint: bc.BrowserWS, CDPURL: bc.CDP},
 			}
-			if err := o.validate(); err != nil {
+			if err := o.Validate(); err != nil {
 				return usage(err)
 			}
 			if n := c.Int("repeat"); n < 1 || n > 20 {
@@ -91,14 +87,10 @@ medians of their figures.`,
 			ctx, cancel := context.WithTimeout(ctx, c.Duration("timeout"))
 			defer cancel()
 			logf := func(format string, args ...any) { fmt.Fprintf(c.App.ErrWriter, "mcpconform: "+format+"\n", args...) }
-			res, err := runBench(ctx, o, logf)
+			res, err := bench.Run(ctx, o, logf)
 			if res != nil {
-				res.print(c.App.Writer)
-				if f := c.String("json"); f != "" {
-					if werr := writeFile(f, func(w io.Writer) error { return writeBenchJSON(w, res) }); werr != nil {
-						err = errors.Join(err, werr)
-					}
-				}
+				res.Print(c.App.Writer)
+				err = errors.Join(err, writeBenchJSON(c, res))
 			}
 			if err != nil {
 				if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -111,602 +103,49 @@ medians of their figures.`,
 	}
 }
 
-type benchOptions struct {
-	RoundTrips, Evaluates, BaselineTrips int
-	Interval, SampleEvery, AppTimeout    time.Duration
-	FullRun                              bool
-	Run                                  []string
-	// Reports keeps the full run's reports and evidence in this
-	// directory ("" writes them to a temporary one).
-	Reports string
-	Launch  bridge.Options
-}
-
-func (o benchOptions) validate() error {
-	switch {
-	case o.RoundTrips < 1 || o.RoundTrips > 100_000:
-		return fmt.Errorf("--round-trips must be between 1 and 100000, got %d", o.RoundTrips)
-	case o.Evaluates < 1:
-		return fmt.Errorf("--evaluates must be at least 1, got %d", o.Evaluates)
-	case o.BaselineTrips < 0:
-		return fmt.Errorf("--baseline-round-trips must not be negative, got %d", o.BaselineTrips)
-	case o.BaselineTrips > 0 && (o.Interval < time.Millisecond || o.Interval > time.Minute):
-		return fmt.Errorf("--baseline-interval must be between 1ms and 1m, got %s", o.Interval)
-	case o.SampleEvery < 10*time.Millisecond:
-		return fmt.Errorf("--sample-interval must be at least 10ms, got %s", o.SampleEvery)
-	case o.AppTimeout <= 0:
-		return fmt.Errorf("--app-timeout must be positive, got %s", o.AppTimeout)
-	case o.Launch.WSEndpoint != "" && o.Launch.CDPURL != "":
-		return errors.New("--browser-ws and --cdp exclude each other")
-	}
-	for _, g := range o.Run {
-		if _, err := filepath.Match(g, ""); err != nil {
-			return fmt.Errorf("--run %q is not a valid glob: %v", g, err)
-		}
-	}
-	return nil
-}
-
-// Stat is the median and p99 of a sample, in milliseconds.
-type Stat struct {
-	N        int     `json:"n"`
-	MedianMs float64 `json:"medianMs"`
-	P99Ms    float64 `json:"p99Ms"`
-}
-
-func statOf(ms []float64) Stat {
-	return Stat{N: len(ms), MedianMs: runner.Quantile(ms, 0.5), P99Ms: runner.Quantile(ms, 0.99)}
-}
-
-// Phase is one step of the full run.
-type Phase struct {
-	Name    string  `json:"name"`
-	Seconds float64 `json:"seconds"`
-}
-
-// Usage is the process tree's footprint over a span. CPUSeconds leaves out
-// the sampler's own CPU (SamplerCPUSeconds), which the tree also spent.
-type Usage struct {
-	WallSeconds       float64 `json:"wallSeconds"`
-	CPUSeconds        float64 `json:"cpuSeconds"`
-	SamplerCPUSeconds float64 `json:"samplerCpuSeconds"`
-	PeakPSSBytes      int64   `json:"peakPssBytes"`
-	PeakRSSBytes      int64   `json:"peakRssBytes"`
-	PeakProcs         int     `json:"peakProcesses"`
-}
-
-// BenchResult is everything one bench process measured.
-type BenchResult struct {
-	Browser string    `json:"browser"`
-	Remote  string    `json:"remote,omitempty"`
-	CPUs    int       `json:"cpus"`
-	LoadAvg []float64 `json:"loadAverage,omitempty"`
-	// RunLoads are the load averages of the runs behind a median result.
-	RunLoads [][]float64 `json:"runLoadAverages,omitempty"`
-	Headless bool        `json:"headless"`
-
-	RoundTrip          *Stat   `json:"roundTrip,omitempty"`
-	BareEvaluate       *Stat   `json:"bareEvaluate,omitempty"`
-	PlaywrightEvaluate *Stat   `json:"playwrightEvaluate,omitempty"`
-	IntervalMs         float64 `json:"baselineIntervalMs,omitempty"`
-	Fixed              *Stat   `json:"fixedIntervalBackToBack,omitempty"`
-	FixedRandom        *Stat   `json:"fixedIntervalRandomPhase,omitempty"`
-	LongPollWallMs     float64 `json:"longPollWallMs,omitempty"`
-	// LongPollPolls is how many polls the runner made for the long-poll
-	// round trips (one per request at best; more means polls that came
-	// back with nothing new).
-	LongPollPolls int `json:"longPollPolls,omitempty"`
-
-	FullRun *FullRun `json:"fullRun,omitempty"`
-	// Process covers this whole process: the full run, the dispatch
-	// measurements and the cleanup.
-	Process Usage `json:"process"`
-	// RusageCPUSeconds is getrusage(SELF)+getrusage(CHILDREN) at the end, a
-	// cross-check of Process.CPUSeconds (it counts only waited-for
-	// descendants).
-	RusageCPUSeconds float64 `json:"rusageCpuSeconds"`
-	Samples          int     `json:"samples"`
-	// Spawns counts the processes the sampler saw in the tree, by kind.
-	Spawns map[string]int `json:"spawns"`
-	// Ratios of medians: round trip over bare evaluate, fixed interval
-	// over long-poll (written to JSON only).
-	Ratios map[string]float64 `json:"ratios,omitempty"`
-}
-
-// FullRun is one full run of the selected catalogue.
-type FullRun struct {
-	Checks  int     `json:"checks"`
-	Passed  int     `json:"passed"`
-	Failed  int     `json:"failed"`
-	Skipped int     `json:"skipped"`
-	Phases  []Phase `json:"phases"`
-	Usage
-}
-
-func (r *BenchResult) ratio(a, b *Stat) float64 {
-	if a == nil || b == nil || b.MedianMs <= 0 {
-		return math.NaN()
-	}
-	return a.MedianMs / b.MedianMs
-}
-
-// runBench does the measurements; a partial result comes back with an error.
-func runBench(ctx context.Context, o benchOptions, logf func(string, ...any)) (*BenchResult, error) {
-	res := &BenchResult{CPUs: runtime.NumCPU(), LoadAvg: loadAverage(), Headless: !o.Launch.Headed, Spawns: map[string]int{}}
-	age, _ := proctree.Age(os.Getpid())
-	t0 := time.Now().Add(-age) // the process's start
-	sampler, err := proctree.Start(os.Getpid(), o.SampleEvery)
-	if err != nil {
-		return nil, fmt.Errorf("sampling the process tree: %w", err)
-	}
-	finish := func() {
-		u, serr := sampler.Stop()
-		if serr != nil {
-			logf("sampling: %v", serr)
-		}
-		res.Process = usageOf(u, time.Since(t0))
-		res.Samples = u.Samples
-		for _, p := range u.Seen {
-			res.Spawns[processKind(p)]++
-		}
-		res.RusageCPUSeconds = rusageCPU().Seconds()
-	}
-	defer finish()
-
-	var phases []Phase
-	last := time.Now()
-	phase := func(name string, d time.Duration) {
-		phases = append(phases, Phase{Name: name, Seconds: d.Seconds()})
-		last = time.Now()
-	}
-	since := func(name string) { phase(name, time.Since(last)) }
-	phase("process start", age)
-
-	fx, err := fixtures.Start(ctx)
-	if err != nil {
-		return res, fmt.Errorf("starting the fixture MCP servers: %w", err)
-	}
-	defer fx.Close()
-	since("fixture servers")
-
-	o.Launch.Logf = logf
-	br, err := bridge.Launch(o.Launch)
-	if err != nil {
-		return res, fmt.Errorf("starting the browser: %w", err)
-	}
-	defer br.Close()
-	res.Browser, res.Remote = br.Version(), br.Remote
-	launchWall := time.Since(last)
-	phase("driver start", br.DriverStart)
-	launchName := "browser launch"
-	if br.Remote != "" {
-		launchName = "browser connect"
-	}
-	phase(launchName, launchWall-br.DriverStart)
-	env := hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: o.AppTimeout, Logf: logf}
-
-	if o.FullRun {
-		fr, err := fullRun(ctx, env, o, phase, since)
-		if fr != nil {
-			// The run ended with its last phase; the phases add up to it
-			// but for the evaluate that reads the host page's load time.
-			end := last
-			sampler.Sample()
-			fr.Usage = usageOf(sampler.Snapshot(), end.Sub(t0))
-			fr.Phases = phases
-			res.FullRun = fr
-		}
-		if err != nil {
-			return res, err
-		}
-	}
-	return res, dispatchBench(ctx, env, o, res)
-}
-
-// fullRun sets a reference host up, runs the selected checks, writes every
-// report format and tears the host down, timing each step.
-func fullRun(ctx context.Context, env hosts.Env, o benchOptions, phase func(string, time.Duration), since func(string)) (*FullRun, error) {
-	fr := &FullRun{}
-	h := reference.New()
-	teardown := func() error {
-		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		return h.Teardown(tctx)
-	}
-	setupStart := time.Now()
-	sb, err := h.Setup(ctx, env)
-	if err != nil {
-		teardown()
-		return nil, fmt.Errorf("setting up the reference host: %w", err)
-	}
-	setupEnd := time.Now()
-	// Host ready is the host page's load event (navigation timing, read
-	// without a user gesture); app ready is the suite found in the app frame.
-	if loaded, ok := hostPageLoaded(ctx, h, setupStart, setupEnd); ok {
-		phase("host ready", loaded.Sub(setupStart))
-		phase("app ready", setupEnd.Sub(loaded))
-	} else {
-		phase("host and app ready", setupEnd.Sub(setupStart))
-	}
-	evidence := o.Reports
-	if evidence == "" {
-		tmp, err := os.MkdirTemp("", "mcpconform-bench-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-		evidence = tmp
-	}
-	hr := report.HostRun{Host: h.Name(), StartedAt: setupStart, Platform: runtime.GOOS + "/" + runtime.GOARCH, Browser: env.Browser.Version()}
-	hr, err = runner.Drive(ctx, sb, h, runner.Options{
-		Env: env, Selection: runner.Selection{Globs: o.Run}, EvidenceDir: filepath.Join(evidence, "evidence"), Logf: env.Logf,
-	}, hr)
-	hr.Duration = time.Since(setupStart)
-	since("tests")
-	c := hr.Count()
-	fr.Checks, fr.Passed, fr.Failed, fr.Skipped = len(hr.Cases), c.Passed, c.Failed+c.TimedOut+c.Errored, c.Skipped
-	if err != nil {
-		teardown()
-		return fr, fmt.Errorf("the full run: %w", err)
-	}
-	run := report.Run{Tool: "mcpconform", Version: version, StartedAt: setupStart, Duration: hr.Duration, Hosts: []report.HostRun{hr}}
-	for name, write := range map[string]func(io.Writer) error{
-		"junit.xml":   func(w io.Writer) error { return report.WriteJUnit(w, run, report.JUnitOptions{}) },
-		"results.tap": func(w io.Writer) error { return report.WriteTAP(w, run) },
-		"results.json": func(w io.Writer) error {
-			return report.WriteJSON(w, run)
-		},
-		"summary.md": func(w io.Writer) error { return report.WriteMarkdown(w, run) },
-	} {
-		if err := writeFile(filepath.Join(evidence, name), write); err != nil {
-			teardown()
-			return fr, fmt.Errorf("writing %s: %w", name, err)
-		}
-	}
-	since("reports")
-	if err := teardown(); err != nil {
-		env.Logf("teardown: %v", err)
-	}
-	since("teardown")
-	return fr, nil
-}
-
-// hostPageLoaded reads when the host page's load event ended, from its
-// navigation timing, through a gesture-free evaluate in the main frame.
-func hostPageLoaded(ctx context.Context, h *reference.Host, from, to time.Time) (time.Time, bool) {
-	if h.Page == nil || h.Ctx == nil {
-		return time.Time{}, false
-	}
-	ev := bridge.NewEvaluator(h.Ctx, h.Page.MainFrame(), "true")
-	defer ev.Reset()
-	var ms float64
-	err := ev.EvalInto(ctx, "(() => { const n = performance.getEntriesByType('navigation')[0]; return n && n.loadEventEnd > 0 ? performance.timeOrigin + n.loadEventEnd : 0; })()", &ms)
-	if err != nil || ms <= 0 {
-		return time.Time{}, false
-	}
-	t := time.UnixMicro(int64(ms * 1000))
-	// The page's clock is this machine's; anything outside setup is wrong.
-	if t.Before(from.Add(-50*time.Millisecond)) || t.After(to.Add(50*time.Millisecond)) {
-		return time.Time{}, false
-	}
-	if t.Before(from) {
-		t = from
-	}
-	if t.After(to) {
-		t = to
-	}
-	return t, true
-}
-
-// dispatchBench measures, in a second reference host in the same browser,
-// the round trip under both polling policies and bare evaluates.
-func dispatchBench(ctx context.Context, env hosts.Env, o benchOptions, res *BenchResult) error {
-	h := reference.New()
-	defer func() {
-		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		h.Teardown(tctx)
-	}()
-	sbi, err := h.Setup(ctx, env)
-	if err != nil {
-		return fmt.Errorf("setting up the reference host for the dispatch measurements: %w", err)
-	}
-	sb, ok := sbi.(*bridge.Suite)
-	if !ok {
-		return fmt.Errorf("the reference host's bridge is a %T, not a *bridge.Suite", sbi)
-	}
-	configure := func(ctx context.Context, expr string) error {
-		_, err := sb.Evaluator().Eval(ctx, expr)
-		return err
-	}
-	// A few round trips first, so that no cold path is measured.
-	if _, err := runner.MeasureRoundTrips(ctx, sb, h, runner.RoundTripOptions{RoundTrips: 10, Configure: configure}); err != nil {
-		return fmt.Errorf("warming up: %w", err)
-	}
-	lp, err := runner.MeasureRoundTrips(ctx, sb, h, runner.RoundTripOptions{Policy: runner.LongPoll, RoundTrips: o.RoundTrips, Configure: configure})
-	if err != nil {
-		return fmt.Errorf("long-poll round trips: %w", err)
-	}
-	st := statOf(lp.MS)
-	res.RoundTrip, res.LongPollWallMs, res.LongPollPolls = &st, float64(lp.Wall.Microseconds())/1000, lp.Polls
-
-	ev := sb.Evaluator()
-	bare := make([]float64, 0, o.Evaluates)
-	for i := 0; i < o.Evaluates; i++ {
-		t0 := time.Now()
-		if _, err := ev.Eval(ctx, "1"); err != nil {
-			return fmt.Errorf("bare evaluate: %w", err)
-		}
-		bare = append(bare, float64(time.Since(t0).Microseconds())/1000)
-	}
-	bs := statOf(bare)
-	res.BareEvaluate = &bs
-
-	if o.BaselineTrips > 0 {
-		res.IntervalMs = float64(o.Interval.Milliseconds())
-		fx, err := runner.MeasureRoundTrips(ctx, sb, h, runner.RoundTripOptions{Policy: runner.FixedInterval, Interval: o.Interval, RoundTrips: o.BaselineTrips, Configure: configure})
-		if err != nil {
-			return fmt.Errorf("fixed-interval round trips: %w", err)
-		}
-		fs := statOf(fx.MS)
-		res.Fixed = &fs
-		rp, err := runner.MeasureRoundTrips(ctx, sb, h, runner.RoundTripOptions{Policy: runner.FixedInterval, Interval: o.Interval, RoundTrips: o.BaselineTrips,
-			GapMs: int(o.Interval.Milliseconds()), Configure: configure})
-		if err != nil {
-			return fmt.Errorf("fixed-interval round trips at a random phase: %w", err)
-		}
-		rs := statOf(rp.MS)
-		res.FixedRandom = &rs
-	}
-
-	// Last: Playwright's own evaluate gives the frame user activation, so
-	// it must not run before anything that could care.
-	f := sb.Frame()
-	pwe := make([]float64, 0, o.Evaluates)
-	for i := 0; i < o.Evaluates; i++ {
-		t0 := time.Now()
-		if _, err := f.Evaluate("() => 1"); err != nil {
-			return fmt.Errorf("Playwright evaluate: %w", err)
-		}
-		pwe = append(pwe, float64(time.Since(t0).Microseconds())/1000)
-	}
-	ps := statOf(pwe)
-	res.PlaywrightEvaluate = &ps
-	return nil
-}
-
-func usageOf(r proctree.Result, wall time.Duration) Usage {
-	return Usage{WallSeconds: wall.Seconds(), CPUSeconds: (r.CPU - r.SamplerCPU).Seconds(), SamplerCPUSeconds: r.SamplerCPU.Seconds(),
-		PeakPSSBytes: r.PeakPSS, PeakRSSBytes: r.PeakRSS, PeakProcs: r.PeakProcs}
-}
-
-func rusageCPU() time.Duration {
-	var self, kids syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
-	return time.Duration(self.Utime.Nano() + self.Stime.Nano() + kids.Utime.Nano() + kids.Stime.Nano())
-}
-
-func loadAverage() []float64 {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
+// writeBenchJSON writes --json ("-" is stdout, as for every report).
+func writeBenchJSON(c *cli.Context, r *bench.Result) error {
+	switch f := c.String("json"); f {
+	case "":
 		return nil
-	}
-	var l [3]float64
-	if n, _ := fmt.Sscan(string(b), &l[0], &l[1], &l[2]); n != 3 {
-		return nil
-	}
-	return l[:]
-}
-
-// processKind names a process the sampler saw, for the spawn counts.
-func processKind(p proctree.Seen) string {
-	if p.PID == os.Getpid() {
-		return "mcpconform"
-	}
-	cl := p.Cmdline
-	switch {
-	case strings.Contains(cl, "cli.js --version"):
-		return "node cli.js --version"
-	case strings.Contains(cl, "cli.js run-driver"):
-		return "node cli.js run-driver"
-	case strings.Contains(cl, "cli.js run-server"):
-		return "node cli.js run-server"
-	case strings.HasSuffix(cl, " --version") && strings.Contains(p.Comm, "node"):
-		return "node --version"
-	case strings.Contains(p.Comm, "crashpad") || strings.Contains(cl, "crashpad_handler"):
-		return "chromium crashpad handler"
-	case strings.Contains(p.Comm, "chrom") || strings.Contains(cl, "chromium") || strings.Contains(cl, "chrome"):
-		if i := strings.Index(cl, "--type="); i >= 0 {
-			t := cl[i+len("--type="):]
-			if j := strings.IndexByte(t, ' '); j >= 0 {
-				t = t[:j]
-			}
-			return "chromium --type=" + t
-		}
-		return "chromium (browser)"
-	}
-	if cl == "" {
-		return p.Comm + " (exited before its command line was read)"
-	}
-	return p.Comm
-}
-
-func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
-
-func verdict(ok bool) string {
-	if ok {
-		return "meets"
-	}
-	return "MISSES"
-}
-
-func (r *BenchResult) print(w io.Writer) {
-	r.computeRatios()
-	q := func(name string) float64 {
-		if v, ok := r.Ratios[name]; ok {
-			return v
-		}
-		return math.NaN()
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	defer tw.Flush()
-	where := "local " + r.Browser
-	if r.Remote != "" {
-		where = r.Browser + " at " + r.Remote
-	}
-	mode := "headless"
-	if !r.Headless {
-		mode = "headed"
-	}
-	load := fmt.Sprint(r.LoadAvg)
-	if len(r.RunLoads) > 0 {
-		load = fmt.Sprint(r.RunLoads) + " (at the start of each run)"
-	}
-	fmt.Fprintf(tw, "mcpconform bench: reference host, %s (%s), %d CPUs, load average %s\n", where, mode, r.CPUs, load)
-	if len(r.RunLoads) > 0 {
-		fmt.Fprintf(tw, "(each figure is the median over the runs; each ratio the median of the runs' ratios)\n")
-	}
-	fmt.Fprintln(tw)
-	row := func(name string, s *Stat, note string) {
-		if s != nil {
-			fmt.Fprintf(tw, "%s\tn=%d\tmedian %.2f ms\tp99 %.2f ms\t%s\n", name, s.N, s.MedianMs, s.P99Ms, note)
-		}
-	}
-	if r.RoundTrip != nil && r.BareEvaluate != nil {
-		rt := q(ratioRoundTripOverBare)
-		row("dispatch round trip (long-poll; parked → host → result back, in the page)", r.RoundTrip,
-			fmt.Sprintf("%.2f× one bare evaluate (target ≤ %.0f×: %s)", rt, targetRoundTripOverBare, verdict(rt <= targetRoundTripOverBare)))
-		row("one bare gesture-free evaluate in the same app frame (the floor)", r.BareEvaluate, "")
-	}
-	row("one Playwright frame.Evaluate in the same frame (for comparison)", r.PlaywrightEvaluate, "")
-	if r.Fixed != nil {
-		row(fmt.Sprintf("round trip, fixed %.0f ms polling, back to back", r.IntervalMs), r.Fixed, fmt.Sprintf("%.0f× the long-poll", q(ratioFixedOverLong)))
-		row(fmt.Sprintf("round trip, fixed %.0f ms polling, random phase", r.IntervalMs), r.FixedRandom, fmt.Sprintf("%.0f× the long-poll", q(ratioRandomOverLong)))
-	}
-	tw.Flush()
-	if r.LongPollPolls > 0 && r.RoundTrip != nil {
-		fmt.Fprintf(w, "(the runner made %d polls for %d long-poll round trips)\n", r.LongPollPolls, r.RoundTrip.N)
-	}
-	if fr := r.FullRun; fr != nil {
-		fmt.Fprintf(w, "\nfull run: %d checks: %d passed, %d failed, %d skipped\n", fr.Checks, fr.Passed, fr.Failed, fr.Skipped)
-		for _, p := range fr.Phases {
-			fmt.Fprintf(tw, "  %s\t%.2f s\n", p.Name, p.Seconds)
-		}
-		fmt.Fprintf(tw, "  total, process start → host torn down\t%.2f s\t(target < %s: %s)\n", fr.WallSeconds, targetFullRun, verdict(fr.WallSeconds < targetFullRun.Seconds()))
-		fmt.Fprintf(tw, "  CPU, process tree (without the sampler's %.2f s)\t%.2f s\n", fr.SamplerCPUSeconds, fr.CPUSeconds)
-		fmt.Fprintf(tw, "  peak memory, Σ PSS of the tree\t%s\t(target < 1 GiB: %s; Σ RSS %s; %d processes)\n", mib(fr.PeakPSSBytes), verdict(fr.PeakPSSBytes < targetPeakPSS), mib(fr.PeakRSSBytes), fr.PeakProcs)
-		tw.Flush()
-	}
-	p := r.Process
-	fmt.Fprintf(w, "\nwhole process (full run, dispatch measurements, cleanup): %.2f s wall, %.2f s CPU without the sampler, peak Σ PSS %s (Σ RSS %s, %d processes)\n",
-		p.WallSeconds, p.CPUSeconds, mib(p.PeakPSSBytes), mib(p.PeakRSSBytes), p.PeakProcs)
-	fmt.Fprintf(w, "sampler: %d samples, %.2f s CPU of its own; getrusage(self+children) at exit: %.2f s (waited-for processes only)\n", r.Samples, p.SamplerCPUSeconds, r.RusageCPUSeconds)
-	kinds := make([]string, 0, len(r.Spawns))
-	for k := range r.Spawns {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
-	var parts []string
-	for _, k := range kinds {
-		parts = append(parts, fmt.Sprintf("%s ×%d", k, r.Spawns[k]))
-	}
-	fmt.Fprintf(w, "processes seen in the tree (sampled; shorter-lived ones can be missed): %s\n", strings.Join(parts, ", "))
-	if r.Remote != "" {
-		fmt.Fprintf(w, "the remote browser's processes are not in this tree: CPU and memory above leave it out\n")
+	case report.Stdout:
+		return bench.WriteJSON(c.App.Writer, r)
+	default:
+		return report.WriteFile(f, func(w io.Writer) error { return bench.WriteJSON(w, r) })
 	}
 }
 
-// Ratio names.
-const (
-	ratioRoundTripOverBare  = "roundTripOverBareEvaluate"
-	ratioFixedOverLong      = "fixedBackToBackOverLongPoll"
-	ratioRandomOverLong     = "fixedRandomPhaseOverLongPoll"
-	ratioPlaywrightOverBare = "playwrightOverBareEvaluate"
-)
-
-// computeRatios fills Ratios from one run's medians (a median result keeps
-// the medians of its runs' ratios instead).
-func (r *BenchResult) computeRatios() {
-	if r.Ratios != nil {
-		return
-	}
-	r.Ratios = map[string]float64{}
-	for name, q := range map[string]float64{
-		ratioRoundTripOverBare:  r.ratio(r.RoundTrip, r.BareEvaluate),
-		ratioFixedOverLong:      r.ratio(r.Fixed, r.RoundTrip),
-		ratioRandomOverLong:     r.ratio(r.FixedRandom, r.RoundTrip),
-		ratioPlaywrightOverBare: r.ratio(r.PlaywrightEvaluate, r.BareEvaluate),
-	} {
-		if !math.IsNaN(q) && !math.IsInf(q, 0) {
-			r.Ratios[name] = q
-		}
-	}
-}
-
-func writeBenchJSON(w io.Writer, r *BenchResult) error {
-	r.computeRatios()
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
-}
-
-// benchRepeat runs the bench in n fresh processes (driver and browser start
-// are per process, so repeating inside one would measure something else)
-// and prints the medians of their figures.
+// benchRepeat runs the bench in n fresh processes of this binary with the
+// flags given, and prints the medians of their figures.
 func benchRepeat(c *cli.Context, n int) error {
 	self, err := os.Executable()
 	if err != nil {
 		return &exitError{code: ExitInfra, err: err}
 	}
-	dir, err := os.MkdirTemp("", "mcpconform-bench-")
+	med, err := bench.Repeat(c.Context, n, c.App.Writer, func(i int, out string) *exec.Cmd {
+		args := []string{"bench", "--json", out}
+		for _, f := range c.Command.Flags {
+			name := f.Names()[0]
+			if name == "repeat" || name == "json" || !c.IsSet(name) {
+				continue
+			}
+			for _, v := range flagValues(c, f) {
+				if name == "reports" {
+					v = filepath.Join(v, fmt.Sprintf("run%d", i))
+				}
+				args = append(args, "--"+name+"="+v)
+			}
+		}
+		cmd := exec.CommandContext(c.Context, self, args...)
+		cmd.Stdout, cmd.Stderr = c.App.Writer, c.App.ErrWriter
+		return cmd
+	})
+	if err == nil {
+		med.Print(c.App.Writer)
+		err = writeBenchJSON(c, med)
+	}
 	if err != nil {
 		return &exitError{code: ExitInfra, err: err}
-	}
-	defer os.RemoveAll(dir)
-	var args []string
-	for _, f := range c.Command.Flags {
-		name := f.Names()[0]
-		if name == "repeat" || name == "json" || !c.IsSet(name) {
-			continue
-		}
-		for _, v := range flagValues(c, f) {
-			args = append(args, "--"+name+"="+v)
-		}
-	}
-	var runs []*BenchResult
-	for i := 1; i <= n; i++ {
-		fmt.Fprintf(c.App.Writer, "=== bench run %d of %d (a fresh process)\n", i, n)
-		out := filepath.Join(dir, fmt.Sprintf("run%d.json", i))
-		runArgs := []string{"bench", "--json", out}
-		for _, a := range args {
-			if v, ok := strings.CutPrefix(a, "--reports="); ok {
-				a = "--reports=" + filepath.Join(v, fmt.Sprintf("run%d", i))
-			}
-			runArgs = append(runArgs, a)
-		}
-		cmd := exec.CommandContext(c.Context, self, runArgs...)
-		cmd.Stdout, cmd.Stderr = c.App.Writer, c.App.ErrWriter
-		if err := cmd.Run(); err != nil {
-			return &exitError{code: ExitInfra, err: fmt.Errorf("bench run %d: %w", i, err)}
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			return &exitError{code: ExitInfra, err: err}
-		}
-		var r BenchResult
-		if err := json.Unmarshal(b, &r); err != nil {
-			return &exitError{code: ExitInfra, err: fmt.Errorf("bench run %d: %w", i, err)}
-		}
-		runs = append(runs, &r)
-	}
-	med := medianResult(runs)
-	fmt.Fprintf(c.App.Writer, "\n=== medians over %d processes\n", n)
-	med.print(c.App.Writer)
-	if f := c.String("json"); f != "" {
-		if err := writeFile(f, func(w io.Writer) error { return writeBenchJSON(w, med) }); err != nil {
-			return &exitError{code: ExitInfra, err: err}
-		}
 	}
 	return nil
 }
@@ -726,91 +165,4 @@ func flagValues(c *cli.Context, f cli.Flag) []string {
 	default:
 		return []string{c.String(name)}
 	}
-}
-
-// medianResult is the per-figure median of several runs.
-func medianResult(runs []*BenchResult) *BenchResult {
-	m := *runs[0]
-	m.LoadAvg, m.RunLoads = nil, nil
-	// Ratios pair figures taken under the same conditions: the median of
-	// the runs' ratios, not the ratio of the medians.
-	m.Ratios = map[string]float64{}
-	for _, name := range []string{ratioRoundTripOverBare, ratioFixedOverLong, ratioRandomOverLong, ratioPlaywrightOverBare} {
-		var xs []float64
-		for _, r := range runs {
-			r.computeRatios()
-			if v, ok := r.Ratios[name]; ok {
-				xs = append(xs, v)
-			}
-		}
-		if len(xs) > 0 {
-			m.Ratios[name] = runner.Quantile(xs, 0.5)
-		}
-	}
-	for _, r := range runs {
-		m.RunLoads = append(m.RunLoads, r.LoadAvg)
-	}
-	m.LongPollPolls = int(runner.Quantile(func() []float64 {
-		var xs []float64
-		for _, r := range runs {
-			xs = append(xs, float64(r.LongPollPolls))
-		}
-		return xs
-	}(), 0.5))
-	med := func(get func(*BenchResult) float64) float64 {
-		xs := make([]float64, 0, len(runs))
-		for _, r := range runs {
-			if v := get(r); !math.IsNaN(v) {
-				xs = append(xs, v)
-			}
-		}
-		return runner.Quantile(xs, 0.5)
-	}
-	stat := func(get func(*BenchResult) *Stat) *Stat {
-		if get(runs[0]) == nil {
-			return nil
-		}
-		val := func(f func(*Stat) float64) float64 {
-			return med(func(r *BenchResult) float64 {
-				if s := get(r); s != nil {
-					return f(s)
-				}
-				return math.NaN()
-			})
-		}
-		return &Stat{N: get(runs[0]).N, MedianMs: val(func(s *Stat) float64 { return s.MedianMs }), P99Ms: val(func(s *Stat) float64 { return s.P99Ms })}
-	}
-	m.RoundTrip = stat(func(r *BenchResult) *Stat { return r.RoundTrip })
-	m.BareEvaluate = stat(func(r *BenchResult) *Stat { return r.BareEvaluate })
-	m.PlaywrightEvaluate = stat(func(r *BenchResult) *Stat { return r.PlaywrightEvaluate })
-	m.Fixed = stat(func(r *BenchResult) *Stat { return r.Fixed })
-	m.FixedRandom = stat(func(r *BenchResult) *Stat { return r.FixedRandom })
-	usage := func(get func(*BenchResult) *Usage) Usage {
-		f := func(g func(*Usage) float64) float64 { return med(func(r *BenchResult) float64 { return g(get(r)) }) }
-		return Usage{
-			WallSeconds: f(func(u *Usage) float64 { return u.WallSeconds }), CPUSeconds: f(func(u *Usage) float64 { return u.CPUSeconds }),
-			SamplerCPUSeconds: f(func(u *Usage) float64 { return u.SamplerCPUSeconds }),
-			PeakPSSBytes:      int64(f(func(u *Usage) float64 { return float64(u.PeakPSSBytes) })),
-			PeakRSSBytes:      int64(f(func(u *Usage) float64 { return float64(u.PeakRSSBytes) })),
-			PeakProcs:         int(f(func(u *Usage) float64 { return float64(u.PeakProcs) })),
-		}
-	}
-	m.Process = usage(func(r *BenchResult) *Usage { return &r.Process })
-	m.RusageCPUSeconds = med(func(r *BenchResult) float64 { return r.RusageCPUSeconds })
-	if runs[0].FullRun != nil {
-		all := true
-		for _, r := range runs {
-			all = all && r.FullRun != nil && len(r.FullRun.Phases) == len(runs[0].FullRun.Phases)
-		}
-		if all {
-			fr := *runs[0].FullRun
-			fr.Usage = usage(func(r *BenchResult) *Usage { return &r.FullRun.Usage })
-			fr.Phases = nil
-			for i, p := range runs[0].FullRun.Phases {
-				fr.Phases = append(fr.Phases, Phase{Name: p.Name, Seconds: med(func(r *BenchResult) float64 { return r.FullRun.Phases[i].Seconds })})
-			}
-			m.FullRun = &fr
-		}
-	}
-	return &m
 }

@@ -10,6 +10,10 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mcpconform/mcpconform/internal/bench"
+
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 )
 
 // benchApp runs the bench command in this process (app.go wires it into
@@ -46,6 +50,7 @@ func TestBenchRejectsBadSettings(t *testing.T) {
 // under each policy. It checks the shape and the relations that must hold,
 // not timings a loaded machine could break.
 func TestBenchMeasuresEverything(t *testing.T) {
+	e2etest.Require(t)
 	out := filepath.Join(t.TempDir(), "bench.json")
 	stdout, stderr, err := benchApp("--run", "lifecycle/initialize-result", "--round-trips", "20", "--evaluates", "20",
 		"--baseline-round-trips", "3", "--baseline-interval", "150ms", "--sample-interval", "100ms", "--json", out)
@@ -62,7 +67,7 @@ func TestBenchMeasuresEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r BenchResult
+	var r bench.Result
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +98,7 @@ func TestBenchMeasuresEverything(t *testing.T) {
 			t.Errorf("phase %s took %v s", p.Name, p.Seconds)
 		}
 	}
-	if got := strings.Join(names, ","); got != "process start,fixture servers,driver start,browser launch,host ready,app ready,tests,reports,teardown" {
+	if got := strings.Join(names, ","); got != "process start,fixture servers,driver start,browser launch,host ready,app ready,tests,teardown,reports" {
 		t.Errorf("phases %s", got)
 	}
 	// The phases follow each other: they add up to the full run's wall time
@@ -115,34 +120,12 @@ func TestBenchMeasuresEverything(t *testing.T) {
 	}
 }
 
-func TestMedianResult(t *testing.T) {
-	mk := func(rt, bare, cpu, phase float64) *BenchResult {
-		return &BenchResult{
-			RoundTrip:    &Stat{N: 200, MedianMs: rt, P99Ms: rt * 3},
-			BareEvaluate: &Stat{N: 200, MedianMs: bare, P99Ms: bare * 4},
-			FullRun:      &FullRun{Checks: 43, Phases: []Phase{{Name: "tests", Seconds: phase}}, Usage: Usage{CPUSeconds: cpu}},
-			Process:      Usage{CPUSeconds: cpu + 1},
-		}
-	}
-	m := medianResult([]*BenchResult{mk(3, 1, 20, 9), mk(9, 2, 10, 7), mk(4, 5, 30, 8)})
-	if m.RoundTrip.MedianMs != 4 || m.RoundTrip.P99Ms != 12 || m.BareEvaluate.MedianMs != 2 || m.BareEvaluate.P99Ms != 8 {
-		t.Errorf("medians %+v %+v", m.RoundTrip, m.BareEvaluate)
-	}
-	if m.FullRun.CPUSeconds != 20 || m.FullRun.Phases[0].Seconds != 8 || m.Process.CPUSeconds != 21 || m.FullRun.Checks != 43 {
-		t.Errorf("full-run medians %+v, process %+v", m.FullRun, m.Process)
-	}
-	// Per-run ratios 3, 4.5 and 0.8: the median ratio is 3, although the
-	// ratio of the medians would be 2.
-	if q := m.Ratios[ratioRoundTripOverBare]; q != 3 {
-		t.Errorf("median ratio %v, want 3", q)
-	}
-}
-
 // --repeat runs the bench in fresh processes with the same settings and
 // prints the medians (the real binary, since it re-executes itself).
 func TestBenchRepeatRunsFreshProcesses(t *testing.T) {
+	e2etest.Require(t)
 	out := filepath.Join(t.TempDir(), "median.json")
-	stdout, stderr, code := mcpconform(t, nil, "bench", "--repeat", "2", "--full-run=false", "--round-trips", "7", "--evaluates", "5",
+	stdout, stderr, code := mcpconformExec(t, nil, "bench", "--repeat", "2", "--full-run=false", "--round-trips", "7", "--evaluates", "5",
 		"--baseline-round-trips", "0", "--json", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
@@ -154,7 +137,7 @@ func TestBenchRepeatRunsFreshProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r BenchResult
+	var r bench.Result
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}

@@ -135,3 +135,10 @@ func printVariables(w io.Writer, r generic.Report) {
 	}
 	tw.Flush()
 }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,20 +1,15 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures/suite"
+	"github.com/mcpconform/mcpconform/internal/session"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -24,11 +19,15 @@ func listCommand() *cli.Command {
 		Usage: "print the conformance catalogue (read from the suite itself, in a headless browser)",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print JSON instead of a table"},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH`", EnvVars: []string{"MCPCONFORM_BROWSER"}},
-			&cli.StringFlag{Name: "node", Usage: "Node.js binary `PATH`", EnvVars: []string{"MCPCONFORM_NODE"}},
+			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
+			&cli.StringFlag{Name: "node", Usage: "Node.js binary `PATH` [MCPCONFORM_NODE]"},
 		},
 		Action: func(c *cli.Context) error {
-			list, err := catalogue(c.Context, bridge.Paths{Browser: c.String("browser"), Node: c.String("node")})
+			var bc browserConfig
+			if err := load(c, &bc); err != nil {
+				return usage(err)
+			}
+			list, err := session.Catalogue(c.Context, bc.paths())
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
 			}
@@ -41,48 +40,6 @@ func listCommand() *cli.Command {
 			return nil
 		},
 	}
-}
-
-// catalogue loads the suite on a bare loopback page (no host) and asks it
-// for its tests, so the list always matches what `run` would run.
-func catalogue(ctx context.Context, paths bridge.Paths) (protocol.SuiteList, error) {
-	var list protocol.SuiteList
-	html, err := suite.HTML()
-	if err != nil {
-		return list, err
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return list, err
-	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		io.WriteString(w, html)
-	})}
-	go srv.Serve(ln)
-	defer srv.Close()
-	br, err := bridge.Launch(bridge.Options{Paths: paths})
-	if err != nil {
-		return list, err
-	}
-	defer br.Close()
-	bctx, err := br.NewContext(pwContextOptions())
-	if err != nil {
-		return list, err
-	}
-	defer bctx.Close()
-	page, err := bctx.NewPage()
-	if err != nil {
-		return list, err
-	}
-	if _, err := page.Goto("http://" + ln.Addr().String() + "/"); err != nil {
-		return list, err
-	}
-	ev := bridge.NewEvaluator(bctx, page.MainFrame(), "true")
-	c, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	err = ev.EvalInto(c, "globalThis."+protocol.ChannelName+".listTests()", &list)
-	return list, err
 }
 
 func printCatalogue(w io.Writer, list protocol.SuiteList) {

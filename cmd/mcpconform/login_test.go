@@ -17,6 +17,9 @@ import (
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
+
+	"github.com/mcpconform/mcpconform/internal/e2etest"
+	weblogin "github.com/mcpconform/mcpconform/internal/login"
 )
 
 // needDisplay gives the test an X display: the real one, or Xvfb. CI must
@@ -50,6 +53,7 @@ func refusingProxy(t *testing.T) string {
 // output file with mode 0600, loads as a storage state, and the command
 // prints the variable to set, never the session itself.
 func TestLoginSavesThePrivateSession(t *testing.T) {
+	e2etest.Require(t)
 	needDisplay(t)
 	mock, err := webchattest.Start(context.Background(), webchattest.Options{
 		PageFile:    "../../hosts/chatgpt/testdata/page.html",
@@ -120,7 +124,7 @@ func TestLoginSavesThePrivateSession(t *testing.T) {
 
 func TestLoginInputErrors(t *testing.T) {
 	err := login(context.Background(), loginOptions{host: "bard", getenv: webchattest.Lookup(nil)})
-	var ue *loginUsageError
+	var ue *weblogin.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "chatgpt, claude") {
 		t.Errorf("unknown host: %v", err)
 	}

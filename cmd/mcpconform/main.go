@@ -2,13 +2,15 @@
 // of the MCP Apps extension, by driving the real host in a browser and
 // running a conformance suite inside the app iframe.
 //
-// main stays thin: it runs the CLI and maps the error to an exit code after
-// every deferred cleanup has run.
+// Package main holds the flags, the help text and the exit codes; the
+// orchestration is internal/session, the benchmark internal/bench, the
+// reports package report.
 package main
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -48,12 +50,25 @@ func exitCode(err error) int {
 	return ExitInfra
 }
 
-func main() {
-	err := newApp().Run(os.Args)
-	code := exitCode(err)
+func usage(err error) error { return &exitError{code: ExitUsage, err: err} }
+
+// run is the whole CLI in this process: it runs the command in args (the
+// program name excluded) and maps the error to an exit code after every
+// deferred cleanup has run.
+func run(args []string, stdout, stderr io.Writer) int { return runIO(args, os.Stdin, stdout, stderr) }
+
+// runIO is run reading standard input from stdin.
+func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp()
+	app.Reader, app.Writer, app.ErrWriter = stdin, stdout, stderr
+	err := app.Run(append([]string{"mcpconform"}, args...))
 	var ee *exitError
 	if err != nil && (!errors.As(err, &ee) || ee.err != nil) {
-		fmt.Fprintln(os.Stderr, "mcpconform:", err)
+		fmt.Fprintln(stderr, "mcpconform:", err)
 	}
-	os.Exit(code)
+	return exitCode(err)
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -12,39 +12,79 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/mcpconform/mcpconform/fixtures/suite"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 )
 
-var bin string
-
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcpconform-cli-")
-	if err != nil {
-		panic(err)
-	}
-	bin = filepath.Join(dir, "mcpconform")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	e2etest.Main(m, func() {
+		if bin != "" {
+			os.RemoveAll(filepath.Dir(bin))
+		}
+	})
 }
 
-// mcpconform runs the binary with a clean MCPCONFORM_* environment.
+// binary builds the mcpconform binary once, for the tests that need a
+// process of its own (signals, a crash, a soak's process figures, bench
+// --repeat re-executing itself).
+func binary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mcpconform-cli-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		bin = filepath.Join(dir, "mcpconform")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return bin
+}
+
+var (
+	binOnce sync.Once
+	bin     string
+	binErr  error
+)
+
+// mcpconform runs the CLI in this process with a clean MCPCONFORM_*
+// environment plus env.
 func mcpconform(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
+	clearEnv(t)
+	// Evidence goes to a temporary directory, not into the source tree
+	// (a test's --evidence-dir or env still wins).
+	t.Setenv("MCPCONFORM_EVIDENCE_DIR", filepath.Join(t.TempDir(), "evidence"))
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+// mcpconformExec runs the built binary with a clean MCPCONFORM_*
+// environment plus env.
+func mcpconformExec(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "MCPCONFORM_") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
+	cmd.Env = append(cmd.Env, "MCPCONFORM_EVIDENCE_DIR="+filepath.Join(t.TempDir(), "evidence"))
 	cmd.Env = append(cmd.Env, env...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -120,6 +160,7 @@ func TestNoBrowserIsInfraAndStillWritesReports(t *testing.T) {
 
 // The README's run command, end to end through the binary.
 func TestRunWritesJUnitAndTAPAndExits0(t *testing.T) {
+	e2etest.Require(t)
 	dir := t.TempDir()
 	junitPath, tapPath := filepath.Join(dir, "out", "junit.xml"), filepath.Join(dir, "out", "results.tap")
 	stdout, stderr, code := mcpconform(t, nil, "run", "--junit", junitPath, "--tap", tapPath)
@@ -167,6 +208,7 @@ func TestRunWritesJUnitAndTAPAndExits0(t *testing.T) {
 }
 
 func TestRunSelectingNothingExits4(t *testing.T) {
+	e2etest.Require(t)
 	// Each filter matches something, together nothing: exit 4.
 	_, stderr, code := mcpconform(t, nil, "run", "--run", "visibility/*", "--edition", "draft", "--evidence-dir", "")
 	if code != ExitNoTests {
@@ -178,6 +220,7 @@ func TestRunSelectingNothingExits4(t *testing.T) {
 }
 
 func TestListPrintsTheCatalogue(t *testing.T) {
+	e2etest.Require(t)
 	stdout, stderr, code := mcpconform(t, nil, "list")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -213,6 +256,7 @@ func TestListPrintsTheCatalogue(t *testing.T) {
 
 // A defect makes exactly its check fail, and the run exits 1.
 func TestHostDefectFailsItsCheck(t *testing.T) {
+	e2etest.Require(t)
 	stdout, stderr, code := mcpconform(t, nil, "run", "--host-defect", "no-visibility-guard", "--run", "visibility/*")
 	if code != ExitFailures {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, ExitFailures, stdout, stderr)
@@ -235,6 +279,7 @@ func TestServeListsDefects(t *testing.T) {
 // The host never shows the app in time: exit 3, the message names the step
 // and a screenshot of the page, and the reports are still written.
 func TestAppNeverShownIsInfraWithScreenshot(t *testing.T) {
+	e2etest.Require(t)
 	dir := t.TempDir()
 	junitPath := filepath.Join(dir, "junit.xml")
 	_, stderr, code := mcpconform(t, nil, "run", "--app-timeout", "1ms", "--evidence-dir", filepath.Join(dir, "ev"), "--junit", junitPath)
@@ -257,6 +302,7 @@ func TestAppNeverShownIsInfraWithScreenshot(t *testing.T) {
 }
 
 func TestFailOnShouldDecidesWhetherShouldFailuresGate(t *testing.T) {
+	e2etest.Require(t)
 	// message-dropped breaks a SHOULD (ui/message reaches the conversation).
 	args := []string{"run", "--host-defect", "message-dropped", "--run", "messages/*", "--evidence-dir", ""}
 	stdout, _, code := mcpconform(t, nil, args...)
@@ -276,6 +322,7 @@ func TestFailOnShouldDecidesWhetherShouldFailuresGate(t *testing.T) {
 
 // Shards of one run, merged, give every check exactly once.
 func TestShardsMergeToTheFullRun(t *testing.T) {
+	e2etest.Require(t)
 	dir := t.TempDir()
 	var files []string
 	for i := 1; i <= 2; i++ {
@@ -325,5 +372,28 @@ func TestShardsMergeToTheFullRun(t *testing.T) {
 	}
 	if len(seen) != len(cat.Tests) {
 		t.Errorf("merged %d checks, the catalogue has %d", len(seen), len(cat.Tests))
+	}
+}
+
+// "-" is stdout for every report format: the report alone goes there and
+// the console moves to stderr; two reports cannot share stdout.
+func TestAnyReportCanGoToStdout(t *testing.T) {
+	e2etest.Require(t)
+	stdout, stderr, code := mcpconform(t, nil, "run", "--run", "lifecycle/initialize-result", "--json", "-", "--evidence-dir", "")
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var back struct {
+		Hosts []struct{ Host string } `json:"hosts"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &back); err != nil || len(back.Hosts) != 1 || back.Hosts[0].Host != "reference" {
+		t.Errorf("stdout is not the JSON report alone: %v\n%s", err, stdout)
+	}
+	if !strings.Contains(stderr, "1 passed, 0 failed, 0 skipped") {
+		t.Errorf("the console did not move to stderr:\n%s", stderr)
+	}
+	_, stderr, code = mcpconform(t, nil, "run", "--json", "-", "--tap", "-")
+	if code != ExitUsage || !strings.Contains(stderr, "only one report can go to stdout") {
+		t.Errorf("two reports on stdout: exit %d\n%s", code, stderr)
 	}
 }

@@ -53,6 +53,36 @@ func withFlags(t *testing.T, args []string, action func(c *cli.Context) error) (
 	return exitCode(err), err
 }
 
+// outputsOf is the run configuration the output flags on c give.
+func outputsOf(c *cli.Context) (Config, error) {
+	var o outputConfig
+	if err := load(c, &o); err != nil {
+		return Config{}, usage(err)
+	}
+	return Config{Out: o}, nil
+}
+
+func loadExp(c *cli.Context) (*baseline.Expectations, error) {
+	cfg, err := outputsOf(c)
+	if err != nil {
+		return nil, err
+	}
+	return loadExpectations(cfg.Out)
+}
+
+func writeOut(c *cli.Context, run *report.Run, exp *baseline.Expectations) error {
+	cfg, err := outputsOf(c)
+	if err != nil {
+		return err
+	}
+	return writeOutputs(cfg, run, exp, nil)
+}
+
+func junitOpts(c *cli.Context) report.JUnitOptions {
+	cfg, _ := outputsOf(c)
+	return report.JUnitOptions{AttachmentsRoot: cfg.Out.AttachmentsRoot}
+}
+
 func kase(id string, st protocol.Status, msg string) report.Case {
 	return report.Case{TestMeta: protocol.TestMeta{ID: id, Name: id, Clause: protocol.ClauseMust,
 		Edition: protocol.EditionStable, SpecRef: "apps.mdx#x"}, Status: st, Message: msg, Duration: 10 * time.Millisecond}
@@ -96,11 +126,13 @@ func TestOutputFlagsFromEnvAndCommandLine(t *testing.T) {
 	var got map[string]string
 	var allowStale, verbose bool
 	read := func(c *cli.Context) error {
-		got = map[string]string{}
-		for name := range flags {
-			got[name] = c.String(name)
+		var o outputConfig
+		if err := load(c, &o); err != nil {
+			return usage(err)
 		}
-		allowStale, verbose = c.Bool("allow-stale"), c.Bool("verbose")
+		got = map[string]string{"json": o.JSON, "markdown": o.Markdown, "expectations": o.Expectations,
+			"update-baseline": o.UpdateBaseline, "attachments-root": o.AttachmentsRoot}
+		allowStale, verbose = o.AllowStale, o.Verbose
 		return nil
 	}
 	if _, err := withFlags(t, nil, read); err != nil {
@@ -136,7 +168,7 @@ func TestLoadExpectations(t *testing.T) {
 	os.WriteFile(bad, []byte("reference:\n  - display/theme-toggle\n  - id: a/b\n    allow: [SOMETIMES]\n"), 0o644)
 
 	var exp *baseline.Expectations
-	load := func(c *cli.Context) (err error) { exp, err = loadExpectations(c); return err }
+	load := func(c *cli.Context) (err error) { exp, err = loadExp(c); return err }
 
 	if _, err := withFlags(t, []string{"--expectations", good}, load); err != nil || len(exp.Entries("reference")) != 4 {
 		t.Fatalf("good file: %v, %v", exp, err)
@@ -251,14 +283,14 @@ func TestWriteOutputs(t *testing.T) {
 	args := []string{"--expectations", expPath, "--json", jsonPath, "--markdown", mdPath, "--update-baseline", expPath, "--attachments-root", dir}
 	var junitXML bytes.Buffer
 	_, err := withFlags(t, args, func(c *cli.Context) error {
-		exp, err := loadExpectations(c)
+		exp, err := loadExp(c)
 		if err != nil {
 			return err
 		}
-		if err := writeOutputs(c, &run, exp); err != nil {
+		if err := writeOut(c, &run, exp); err != nil {
 			return err
 		}
-		return report.WriteJUnit(&junitXML, run, junitOptions(c))
+		return report.WriteJUnit(&junitXML, run, junitOpts(c))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -328,7 +360,7 @@ func TestWriteOutputsReportsWriteErrors(t *testing.T) {
 	run := hostRun("reference", kase("a/b", "PASS", ""))
 	mdPath := filepath.Join(dir, "summary.md")
 	_, err := withFlags(t, []string{"--json", filepath.Join(blocker, "results.json"), "--markdown", mdPath}, func(c *cli.Context) error {
-		return writeOutputs(c, &run, nil)
+		return writeOut(c, &run, nil)
 	})
 	if err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("error %v", err)
@@ -449,7 +481,7 @@ func TestReportMergesHosts(t *testing.T) {
 			t.Errorf("merged TAP lacks %q:\n%s", want, stdout)
 		}
 	}
-	merged, err := readRuns([]string{a, b}, nil, false)
+	merged, err := report.ReadRuns([]string{a, b}, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures"
-	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference/selftest"
+	"github.com/mcpconform/mcpconform/internal/session"
 )
 
 func selftestCommand() *cli.Command {
@@ -22,8 +21,8 @@ func selftestCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "parallel", Value: 2, Usage: "defect runs at once"},
 			&cli.StringFlag{Name: "scope", Value: string(selftest.ScopeFull), Usage: "`full` runs the whole suite under each defect; area runs only the areas of the checks the defect must turn red (faster, what CI runs)"},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH`", EnvVars: []string{"MCPCONFORM_BROWSER"}},
-			&cli.StringFlag{Name: "node", Usage: "Node.js binary `PATH`", EnvVars: []string{"MCPCONFORM_NODE"}},
+			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
+			&cli.StringFlag{Name: "node", Usage: "Node.js binary `PATH` [MCPCONFORM_NODE]"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Int("parallel") < 1 {
@@ -33,26 +32,27 @@ func selftestCommand() *cli.Command {
 			if scope != selftest.ScopeFull && scope != selftest.ScopeArea {
 				return usage(fmt.Errorf("--scope %q: use full or area", scope))
 			}
+			var bc browserConfig
+			if err := load(c, &bc); err != nil {
+				return usage(err)
+			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			tab, err := selftest.Load()
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
 			}
-			fx, err := fixtures.Start(ctx)
+			sess, err := session.Start(ctx, session.Options{Launch: bridge.Options{Paths: bc.paths()}})
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
 			}
-			defer fx.Close()
-			br, err := bridge.Launch(bridge.Options{Paths: bridge.Paths{Browser: c.String("browser"), Node: c.String("node")}})
-			if err != nil {
-				return &exitError{code: ExitInfra, err: err}
-			}
-			defer br.Close()
+			defer sess.Close()
+			env := sess.Env()
+			env.AppTimeout = 30 * time.Second
 			w := c.App.Writer
 			start := time.Now()
 			s, err := selftest.Run(ctx, tab, selftest.Options{
-				Env:      hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second},
+				Env:      env,
 				Parallel: c.Int("parallel"),
 				Scope:    scope,
 				Progress: func(r selftest.DefectRun) {

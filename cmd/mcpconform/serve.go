@@ -10,15 +10,20 @@ import (
 	"syscall"
 	"text/tabwriter"
 
-	"github.com/mxschmitt/playwright-go"
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 )
 
-func pwContextOptions() playwright.BrowserNewContextOptions {
-	return playwright.BrowserNewContextOptions{}
+// serveConfig is serve's settings from MCPCONFORM_* variables; the flags
+// win.
+type serveConfig struct {
+	Listen      string   `env:"LISTEN" flag:"listen"`
+	Servers     []string `env:"SERVERS" flag:"server"`
+	HostDefects []string `env:"HOST_DEFECTS" flag:"host-defect"`
+	PublicURL   string   `env:"PUBLIC_URL" flag:"public-url"`
+	CSPTargets  []string `env:"CSP_TARGETS" flag:"csp-target"`
 }
 
 func serveCommand() *cli.Command {
@@ -26,14 +31,18 @@ func serveCommand() *cli.Command {
 		Name:  "serve",
 		Usage: "run the fixture MCP servers and the reference host for use by hand, printing their URLs",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "listen", Usage: "address of the reference host page (default 127.0.0.1:0, loopback only)", EnvVars: []string{"MCPCONFORM_LISTEN"}},
-			&cli.StringSliceFlag{Name: "server", Usage: "connect the reference host to this MCP server `URL` (Streamable HTTP; repeatable) instead of the fixture servers", EnvVars: []string{"MCPCONFORM_SERVERS"}},
-			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable)", EnvVars: []string{"MCPCONFORM_HOST_DEFECTS"}},
+			&cli.StringFlag{Name: "listen", Usage: "address of the reference host page (default 127.0.0.1:0, loopback only) [MCPCONFORM_LISTEN]"},
+			&cli.StringSliceFlag{Name: "server", Usage: "connect the reference host to this MCP server `URL` (Streamable HTTP; repeatable) instead of the fixture servers [MCPCONFORM_SERVERS]"},
+			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable) [MCPCONFORM_HOST_DEFECTS]"},
 			&cli.BoolFlag{Name: "list-defects", Usage: "print the switchable host defects and the requirement each breaks, then exit"},
-			&cli.StringFlag{Name: "public-url", Usage: "serve the fixture MCP servers for a hosted product reaching them at this https `URL` (behind a tunnel or proxy to --listen), print the connector URL and exit on Ctrl-C; no reference host", EnvVars: []string{"MCPCONFORM_PUBLIC_URL"}},
-			&cli.StringSliceFlag{Name: "csp-target", Usage: "with --public-url: a public `ORIGIN` for the CSP checks (give two: the first is declared in the suite's CSP, the second is not)", EnvVars: []string{"MCPCONFORM_CSP_TARGETS"}},
+			&cli.StringFlag{Name: "public-url", Usage: "serve the fixture MCP servers for a hosted product reaching them at this https `URL` (behind a tunnel or proxy to --listen), print the connector URL and exit on Ctrl-C; no reference host [MCPCONFORM_PUBLIC_URL]"},
+			&cli.StringSliceFlag{Name: "csp-target", Usage: "with --public-url: a public `ORIGIN` for the CSP checks (give two: the first is declared in the suite's CSP, the second is not) [MCPCONFORM_CSP_TARGETS]"},
 		},
 		Action: func(c *cli.Context) error {
+			var sc serveConfig
+			if err := load(c, &sc); err != nil {
+				return usage(err)
+			}
 			w := c.App.Writer
 			if c.Bool("list-defects") {
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -43,24 +52,24 @@ func serveCommand() *cli.Command {
 				}
 				return tw.Flush()
 			}
-			if pu := c.String("public-url"); pu != "" {
-				return servePublic(c, pu)
+			if sc.PublicURL != "" {
+				return servePublic(c, sc)
 			}
-			if listen := c.String("listen"); listen != "" && !isLoopbackAddr(listen) {
+			if listen := sc.Listen; listen != "" && !isLoopbackAddr(listen) {
 				fmt.Fprintf(c.App.ErrWriter, "mcpconform: warning: --listen %s is not a loopback address: the reference host is reachable from other machines\n", listen)
 			}
-			defects, err := reference.ParseDefects(c.StringSlice("host-defect"))
+			defects, err := reference.ParseDefects(sc.HostDefects)
 			if err != nil {
 				return usage(err)
 			}
-			for _, u := range c.StringSlice("server") {
+			for _, u := range sc.Servers {
 				if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
 					return usage(fmt.Errorf("--server %q is not an http(s) URL", u))
 				}
 			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			servers := c.StringSlice("server")
+			servers := sc.Servers
 			if len(servers) == 0 {
 				fx, err := fixtures.Start(ctx)
 				if err != nil {
@@ -71,7 +80,7 @@ func serveCommand() *cli.Command {
 				fmt.Fprintf(w, "fixture MCP server:   %s\n", fx.Main.URL)
 				fmt.Fprintf(w, "second MCP server:    %s\n", fx.Second.URL)
 			}
-			srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: servers, Listen: c.String("listen"), Defects: defects})
+			srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: servers, Listen: sc.Listen, Defects: defects})
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
 			}
@@ -87,14 +96,14 @@ func serveCommand() *cli.Command {
 
 // servePublic runs the fixture servers for registration as a connector in
 // a hosted product.
-func servePublic(c *cli.Context, publicURL string) error {
+func servePublic(c *cli.Context, sc serveConfig) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	listen := c.String("listen")
+	listen := sc.Listen
 	if listen != "" && !isLoopbackAddr(listen) {
 		fmt.Fprintf(c.App.ErrWriter, "mcpconform: warning: --listen %s is not a loopback address: the fixture servers are reachable from other machines\n", listen)
 	}
-	pub, err := fixtures.StartPublic(ctx, fixtures.PublicOptions{PublicURL: publicURL, Listen: listen, TargetOrigins: c.StringSlice("csp-target")})
+	pub, err := fixtures.StartPublic(ctx, fixtures.PublicOptions{PublicURL: sc.PublicURL, Listen: listen, TargetOrigins: sc.CSPTargets})
 	if err != nil {
 		if errors.Is(err, fixtures.ErrPublicOptions) {
 			return usage(err)

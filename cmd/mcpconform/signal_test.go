@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
+
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 )
 
 // leftovers lists live processes whose environment carries marker: every
@@ -63,42 +65,52 @@ func newMarker() string {
 	return "MCPCONFORM_TEST_MARKER=" + hex.EncodeToString(b)
 }
 
+// startedRun starts `mcpconform run` as a process of its own, tagged with
+// marker, and returns once the first check has passed (the suite is
+// running). rest drains the remaining output in the background.
+func startedRun(t *testing.T, junitPath, marker string) (cmd *exec.Cmd, stderr *bytes.Buffer, rest func()) {
+	t.Helper()
+	cmd = exec.Command(binary(t), "run", "--junit", junitPath, "--evidence-dir", "")
+	cmd.Env = append(os.Environ(), marker)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr = &bytes.Buffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "PASS") {
+			break
+		}
+	}
+	return cmd, stderr, func() {
+		go func() {
+			for sc.Scan() {
+			}
+		}()
+	}
+}
+
 // A signal mid-run: the run stops within seconds, writes every report with
 // what finished (the rest NOTRUN), closes everything it started and exits
 // 130 (SIGINT) or 143 (SIGTERM).
 func TestSignalStopsTheRunCleanly(t *testing.T) {
+	e2etest.Require(t)
 	for _, c := range []struct {
 		sig  syscall.Signal
 		code int
 	}{{syscall.SIGINT, ExitSIGINT}, {syscall.SIGTERM, ExitSIGTERM}} {
 		t.Run(c.sig.String(), func(t *testing.T) {
-			dir := t.TempDir()
-			junitPath := filepath.Join(dir, "junit.xml")
-			marker := newMarker()
-			cmd := exec.Command(bin, "run", "--junit", junitPath, "--evidence-dir", "")
-			cmd.Env = append(os.Environ(), marker)
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			sc := bufio.NewScanner(stdout)
-			for sc.Scan() {
-				if strings.HasPrefix(sc.Text(), "PASS") {
-					break // the suite is running
-				}
-			}
+			junitPath, marker := filepath.Join(t.TempDir(), "junit.xml"), newMarker()
+			cmd, stderr, rest := startedRun(t, junitPath, marker)
 			sent := time.Now()
 			cmd.Process.Signal(c.sig)
-			go func() {
-				for sc.Scan() {
-				}
-			}()
-			err = cmd.Wait()
+			rest()
+			err := cmd.Wait()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != c.code {
 				t.Fatalf("exit %v, want %d\n%s", err, c.code, stderr.String())
@@ -125,26 +137,9 @@ func TestSignalStopsTheRunCleanly(t *testing.T) {
 // The browser dies mid-run: the remaining checks are NOTRUN, the reports
 // are written, the exit code is 3, and nothing is left running.
 func TestBrowserCrashIsInfraAndLeavesNothingBehind(t *testing.T) {
-	dir := t.TempDir()
-	junitPath := filepath.Join(dir, "junit.xml")
-	marker := newMarker()
-	cmd := exec.Command(bin, "run", "--junit", junitPath, "--evidence-dir", "")
-	cmd.Env = append(os.Environ(), marker)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "PASS") {
-			break
-		}
-	}
+	e2etest.Require(t)
+	junitPath, marker := filepath.Join(t.TempDir(), "junit.xml"), newMarker()
+	cmd, stderr, rest := startedRun(t, junitPath, marker)
 	killed := 0
 	for _, p := range leftovers(marker) {
 		f := strings.Fields(p)
@@ -159,11 +154,8 @@ func TestBrowserCrashIsInfraAndLeavesNothingBehind(t *testing.T) {
 	if killed == 0 {
 		t.Fatalf("found no browser process to kill among:\n%s", strings.Join(leftovers(marker), "\n"))
 	}
-	go func() {
-		for sc.Scan() {
-		}
-	}()
-	err = cmd.Wait()
+	rest()
+	err := cmd.Wait()
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != ExitInfra {
 		t.Fatalf("exit %v, want %d\n%s", err, ExitInfra, stderr.String())

@@ -5,13 +5,16 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 )
 
 // Soak: the suite run several times in one process; goroutines, open files,
 // child processes and memory must not grow with the number of runs.
 func TestSoakDoesNotGrow(t *testing.T) {
+	e2etest.Require(t)
 	const n = 6
-	_, stderr, code := mcpconform(t, nil, "run", "--repeat", strconv.Itoa(n), "--run", "visibility/*", "--evidence-dir", "")
+	_, stderr, code := mcpconformExec(t, nil, "run", "--repeat", strconv.Itoa(n), "--run", "visibility/*", "--evidence-dir", "")
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}

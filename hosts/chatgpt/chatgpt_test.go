@@ -3,43 +3,27 @@ package chatgpt_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/chatgpt"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
-var (
-	browser *bridge.Browser
-	fx      *fixtures.Set
-)
+// One browser and one pair of fixture servers for the package, started by
+// the first test that needs them (e2etest).
+func TestMain(m *testing.M) { e2etest.Main(m) }
 
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		var err error
-		if fx, err = fixtures.Start(context.Background()); err != nil {
-			fmt.Fprintln(os.Stderr, "fixtures:", err)
-			return 1
-		}
-		defer fx.Close()
-		if browser, err = bridge.Launch(bridge.Options{}); err != nil {
-			fmt.Fprintln(os.Stderr, "these tests drive a real Chromium; install it (apt-get install chromium) and Node >= 20:", err)
-			return 1
-		}
-		defer browser.Close()
-		return m.Run()
-	}())
-}
+// e2e is the package's browser and fixture servers; without Chromium the
+// test skips.
+var e2e = e2etest.Parts
 
 // imitation starts the local ChatGPT imitation (testdata/page.html) and a
 // storage state logged in to it, and returns the environment that points
@@ -47,6 +31,7 @@ func TestMain(m *testing.M) {
 // every selector is the built-in one.
 func imitation(t *testing.T) (*webchattest.Product, map[string]string) {
 	t.Helper()
+	_, fx := e2e(t)
 	p, err := webchattest.Start(context.Background(), webchattest.Options{
 		PageFile:       "testdata/page.html",
 		SandboxPath:    "/web-sandbox.oaiusercontent.com/sandbox.html",
@@ -74,7 +59,11 @@ var lookup = webchattest.Lookup
 type logs = webchattest.Logs
 
 func env(l *logs, appTimeout time.Duration) hosts.Env {
-	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: appTimeout, Logf: l.Logf}
+	// Tests call it after e2e (or imitation) started the session.
+	e := e2etest.Started().Env()
+	e.AppTimeout = appTimeout
+	e.Logf = l.Logf
+	return e
 }
 
 // The whole suite through the ChatGPT driver against the imitation: the
@@ -129,6 +118,7 @@ func TestEmptyStorageStateCountsAsMissing(t *testing.T) {
 // its error and duration.
 func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration, *logs) {
 	t.Helper()
+	e2e(t)
 	h := chatgpt.New()
 	var l logs
 	start := time.Now()

@@ -3,51 +3,35 @@ package claude_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/claude"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
-var (
-	browser *bridge.Browser
-	fx      *fixtures.Set
-)
+// One browser and one pair of fixture servers for the package, started by
+// the first test that needs them (e2etest).
+func TestMain(m *testing.M) { e2etest.Main(m) }
 
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		var err error
-		if fx, err = fixtures.Start(context.Background()); err != nil {
-			fmt.Fprintln(os.Stderr, "fixtures:", err)
-			return 1
-		}
-		defer fx.Close()
-		if browser, err = bridge.Launch(bridge.Options{}); err != nil {
-			fmt.Fprintln(os.Stderr, "these tests drive a real Chromium; install it (apt-get install chromium) and Node >= 20:", err)
-			return 1
-		}
-		defer browser.Close()
-		return m.Run()
-	}())
-}
+// e2e is the package's browser and fixture servers; without Chromium the
+// test skips.
+var e2e = e2etest.Parts
 
 // imitation starts the local Claude imitation (testdata/page.html) and a
 // storage state logged in to it; only the URL and the storage state are
 // overridden, every selector is the built-in one.
 func imitation(t *testing.T) (*webchattest.Product, map[string]string) {
 	t.Helper()
+	_, fx := e2e(t)
 	p, err := webchattest.Start(context.Background(), webchattest.Options{
 		PageFile:    "testdata/page.html",
 		SandboxPath: "/claudemcpcontent.com/sandbox.html",
@@ -70,11 +54,16 @@ func imitation(t *testing.T) (*webchattest.Product, map[string]string) {
 }
 
 func env(l *webchattest.Logs, appTimeout time.Duration) hosts.Env {
-	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: appTimeout, Logf: l.Logf}
+	// Tests call it after e2e (or imitation) started the session.
+	e := e2etest.Started().Env()
+	e.AppTimeout = appTimeout
+	e.Logf = l.Logf
+	return e
 }
 
 func run(t *testing.T, h hosts.Host, l *webchattest.Logs, globs ...string) report.HostRun {
 	t.Helper()
+	e2e(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	hr, err := runner.Run(ctx, h, runner.Options{Env: env(l, 30*time.Second), Stall: time.Minute, Logf: l.Logf, Selection: runner.Selection{Globs: globs}})
@@ -169,6 +158,7 @@ func TestCommitAcceptsTheReplaceProposal(t *testing.T) {
 
 func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration) {
 	t.Helper()
+	e2e(t)
 	h := claude.New()
 	var l webchattest.Logs
 	start := time.Now()

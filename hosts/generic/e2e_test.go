@@ -23,25 +23,20 @@ import (
 	"github.com/sethvargo/go-envconfig"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/inspector"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
 // One browser and one pair of fixture servers for the package's end-to-end
-// tests, and one MCP Inspector (installed from npm the first time, as the
-// inspector driver does), all started on first use so that the unit tests
-// need none of them, and stopped at the end.
+// tests (e2etest), and one MCP Inspector (installed from npm the first
+// time, as the inspector driver does), all started on first use so that
+// the unit tests need none of them, and stopped at the end.
 var (
-	e2eOnce sync.Once
-	e2eErr  error
-	browser *bridge.Browser
-	fx      *fixtures.Set
-
 	inspOnce  sync.Once
 	inspURL   string
 	inspToken string
@@ -50,37 +45,22 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if inspStop != nil {
-		if err := inspStop(); err != nil {
-			fmt.Fprintln(os.Stderr, "stopping the Inspector:", err)
-		}
-	}
-	if browser != nil {
-		browser.Close()
-	}
-	if fx != nil {
-		fx.Close()
-	}
-	os.Exit(code)
-}
-
-// env starts the browser and the fixture servers on first use.
-func env(t *testing.T, appTimeout time.Duration) hosts.Env {
-	t.Helper()
-	e2eOnce.Do(func() {
-		if fx, e2eErr = fixtures.Start(context.Background()); e2eErr != nil {
-			e2eErr = fmt.Errorf("fixtures: %w", e2eErr)
-			return
-		}
-		if browser, e2eErr = bridge.Launch(bridge.Options{}); e2eErr != nil {
-			e2eErr = fmt.Errorf("these tests drive a real Chromium; install it (apt-get install chromium) and Node >= 20: %w", e2eErr)
+	e2etest.Main(m, func() {
+		if inspStop != nil {
+			if err := inspStop(); err != nil {
+				fmt.Fprintln(os.Stderr, "stopping the Inspector:", err)
+			}
 		}
 	})
-	if e2eErr != nil {
-		t.Fatal(e2eErr)
-	}
-	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: appTimeout, Logf: t.Logf}
+}
+
+// env starts the browser and the fixture servers on first use; without
+// Chromium the test skips.
+func env(t *testing.T, appTimeout time.Duration) hosts.Env {
+	t.Helper()
+	e := e2etest.Env(t, appTimeout)
+	e.Logf = t.Logf
+	return e
 }
 
 // startInspector starts the package's Inspector once.

@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -21,42 +20,23 @@ import (
 
 	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
 // One browser and one pair of fixture servers for the whole package, as in
-// production. The Inspector itself is installed (first use) and started by
-// the driver under test.
-var (
-	browser *bridge.Browser
-	fx      *fixtures.Set
-)
+// production, started by the first test that needs them (e2etest). The
+// Inspector itself is installed (first use) and started by the driver
+// under test.
+func TestMain(m *testing.M) { e2etest.Main(m) }
 
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		ctx := context.Background()
-		var err error
-		if fx, err = fixtures.Start(ctx); err != nil {
-			fmt.Fprintln(os.Stderr, "fixtures:", err)
-			return 1
-		}
-		defer fx.Close()
-		if browser, err = bridge.Launch(bridge.Options{}); err != nil {
-			fmt.Fprintln(os.Stderr, "these tests drive a real Chromium; install it (apt-get install chromium) and Node >= 20:", err)
-			return 1
-		}
-		defer browser.Close()
-		return m.Run()
-	}())
-}
-
-func env() hosts.Env {
-	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 60 * time.Second}
+func env(t testing.TB) hosts.Env {
+	t.Helper()
+	return e2etest.Env(t, 60*time.Second)
 }
 
 // What the review of every non-PASS on Inspector 2.12.0 found (see
@@ -120,7 +100,7 @@ func TestSuiteOnInspector(t *testing.T) {
 
 	h := New()
 	start := time.Now()
-	hr, err := runner.Run(ctx, h, runner.Options{Env: env(), Stall: 2 * time.Minute, Logf: t.Logf})
+	hr, err := runner.Run(ctx, h, runner.Options{Env: env(t), Stall: 2 * time.Minute, Logf: t.Logf})
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
@@ -201,7 +181,7 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	h := New()
-	sb, err := h.Setup(ctx, env())
+	sb, err := h.Setup(ctx, env(t))
 	if err != nil {
 		h.Teardown(ctx)
 		t.Fatal(err)
@@ -304,7 +284,7 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 		vars := map[string]string{EnvURL: h.URL(), EnvToken: "not-" + h.inst.Token}
 		h3 := NewWithOptions(Options{Getenv: func(k string) string { return vars[k] }})
 		start := time.Now()
-		_, err := h3.Setup(ctx, env())
+		_, err := h3.Setup(ctx, env(t))
 		h3.Teardown(ctx)
 		if !errors.Is(err, ErrBadToken) || !strings.Contains(err.Error(), EnvToken) {
 			t.Fatalf("want an error naming %s, got %v", EnvToken, err)
@@ -317,7 +297,7 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 	t.Run("attach", func(t *testing.T) {
 		vars := map[string]string{EnvURL: h.URL(), EnvToken: h.inst.Token}
 		h2 := NewWithOptions(Options{Getenv: func(k string) string { return vars[k] }})
-		hr, err := runner.Run(ctx, h2, runner.Options{Env: env(), Selection: runner.Selection{Globs: []string{"lifecycle/*"}}})
+		hr, err := runner.Run(ctx, h2, runner.Options{Env: env(t), Selection: runner.Selection{Globs: []string{"lifecycle/*"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -367,7 +347,7 @@ func TestAttachFailsFast(t *testing.T) {
 			defer cancel()
 			h := New()
 			start := time.Now()
-			hr, err := runner.Run(ctx, h, runner.Options{Env: env()})
+			hr, err := runner.Run(ctx, h, runner.Options{Env: env(t)})
 			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("failing took %s", d)
 			}

@@ -21,6 +21,7 @@ import (
 // its page in a 1280×900 window.
 func controlsPage(t *testing.T, ctx context.Context, defects ...string) (playwright.Page, *reference.Server) {
 	t.Helper()
+	browser, fx := e2e(t)
 	set, err := reference.ParseDefects(defects)
 	if err != nil {
 		t.Fatal(err)

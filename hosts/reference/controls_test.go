@@ -108,7 +108,7 @@ func chooseTool(t *testing.T, page playwright.Page, name string) {
 // sawToolCall reports whether the main fixture server saw a tools/call of
 // tool whose arguments contain marker.
 func sawToolCall(tool, marker string) bool {
-	for _, c := range fx.MainServer.Observations().ToolCalls {
+	for _, c := range fixtureSet().MainServer.Observations().ToolCalls {
 		if c.Tool == tool && bytes.Contains(c.Arguments, []byte(marker)) {
 			return true
 		}

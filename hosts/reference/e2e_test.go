@@ -2,7 +2,6 @@ package reference_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -14,38 +13,28 @@ import (
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
 // One browser and one pair of fixture servers for the whole package, as in
-// production: starting the driver is the expensive part.
-var (
-	browser *bridge.Browser
-	fx      *fixtures.Set
-)
+// production: starting the driver is the expensive part. They start with
+// the first test that needs them (e2etest), so unit tests run without.
+func TestMain(m *testing.M) { e2etest.Main(m) }
 
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		ctx := context.Background()
-		var err error
-		if fx, err = fixtures.Start(ctx); err != nil {
-			fmt.Fprintln(os.Stderr, "fixtures:", err)
-			return 1
-		}
-		defer fx.Close()
-		if browser, err = bridge.Launch(bridge.Options{}); err != nil {
-			fmt.Fprintln(os.Stderr, "these tests drive a real Chromium; install it (apt-get install chromium) and Node >= 20:", err)
-			return 1
-		}
-		defer browser.Close()
-		return m.Run()
-	}())
-}
+// e2e is the package's browser and fixture servers; without Chromium the
+// test skips.
+var e2e = e2etest.Parts
 
-func env() hosts.Env {
-	return hosts.Env{Browser: browser, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second}
+// fixtureSet is the started fixture servers, for helpers of tests that
+// called e2e or env.
+func fixtureSet() *fixtures.Set { return e2etest.Started().Fixtures }
+
+func env(t testing.TB) hosts.Env {
+	t.Helper()
+	return e2etest.Env(t, 30*time.Second)
 }
 
 // The whole suite against the defect-free reference host: every check
@@ -55,7 +44,7 @@ func TestSuitePassesOnReferenceHost(t *testing.T) {
 	defer cancel()
 	var live []string
 	hr, err := runner.Run(ctx, reference.New(), runner.Options{
-		Env:    env(),
+		Env:    env(t),
 		Stall:  time.Minute,
 		OnCase: func(c report.Case) { live = append(live, c.ID) },
 	})
@@ -91,7 +80,7 @@ func TestAppToolHiddenFallbackPath(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	hr, err := runner.Run(ctx, withoutToolList{reference.New()}, runner.Options{
-		Env:       env(),
+		Env:       env(t),
 		Selection: runner.Selection{Globs: []string{"visibility/app-tool-hidden"}},
 	})
 	if err != nil {
@@ -124,7 +113,7 @@ func TestMissingCapabilitiesSkip(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	start := time.Now()
-	hr, err := runner.Run(ctx, bare{reference.New()}, runner.Options{Env: env()})
+	hr, err := runner.Run(ctx, bare{reference.New()}, runner.Options{Env: env(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +158,7 @@ func TestPollingGivesNoUserActivation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	h := reference.New()
-	sb, err := h.Setup(ctx, env())
+	sb, err := h.Setup(ctx, env(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +198,7 @@ func TestPlaywrightEvaluateDoesGiveActivation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	h := reference.New()
-	sb, err := h.Setup(ctx, env())
+	sb, err := h.Setup(ctx, env(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +228,7 @@ func TestScreenshotForREADME(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	h := reference.New()
-	sb, err := h.Setup(ctx, env())
+	sb, err := h.Setup(ctx, env(t))
 	if err != nil {
 		t.Fatal(err)
 	}

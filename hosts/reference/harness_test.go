@@ -27,7 +27,7 @@ func (b brokenDriver) ToggleTheme(context.Context, protocol.Request) (protocol.R
 func TestDriverFailureIsErrorNotFail(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	hr, err := runner.Run(ctx, brokenDriver{reference.New()}, runner.Options{Env: env(), Selection: runner.Selection{Globs: []string{"context/theme-change-notifies", "lifecycle/ping"}}})
+	hr, err := runner.Run(ctx, brokenDriver{reference.New()}, runner.Options{Env: env(t), Selection: runner.Selection{Globs: []string{"context/theme-change-notifies", "lifecycle/ping"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,6 +109,7 @@ func startInteropServer(t *testing.T, ctx context.Context) string {
 // schemas accept our initialize result), tool input and result reach it,
 // and a button in the app that calls the host works, as does its log.
 func TestInteropOfficialSDKApp(t *testing.T) {
+	browser, _ := e2e(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	url := startInteropServer(t, ctx)

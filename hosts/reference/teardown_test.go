@@ -19,6 +19,7 @@ import (
 // page.
 func hostPage(t *testing.T, ctx context.Context, defects ...string) playwright.Page {
 	t.Helper()
+	browser, fx := e2e(t)
 	set, err := reference.ParseDefects(defects)
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +65,7 @@ func openProbe(t *testing.T, page playwright.Page, probe string, delayMs int) {
 // reports are the fixture server's reports for one probe, as event names.
 func reports(probe string) []string {
 	var out []string
-	for _, r := range fx.MainServer.Observations().Reports {
+	for _, r := range fixtureSet().MainServer.Observations().Reports {
 		if r.Probe == probe {
 			out = append(out, r.Event)
 		}
@@ -164,6 +165,7 @@ func TestNewConversationWithoutTeardownIsCaught(t *testing.T) {
 // ui/notifications/request-teardown: the host accepts it, tears the View
 // down gracefully and removes it.
 func TestRequestTeardownRemovesTheView(t *testing.T) {
+	_, fx := e2e(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	page := hostPage(t, ctx)

@@ -9,11 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/hosts/reference/selftest"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -114,6 +113,8 @@ func TestAreaScopeSelectsTheDefectsAreas(t *testing.T) {
 	}
 }
 
+func TestMain(m *testing.M) { e2etest.Main(m) }
+
 // TestSelfTest proves every check can fail: under each reference-host
 // defect exactly the checks the table names go red, and every other check
 // stays green.
@@ -125,16 +126,7 @@ func TestSelfTest(t *testing.T) {
 	// so run it with -timeout (see .ci/run).
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Minute)
 	defer cancel()
-	fx, err := fixtures.Start(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fx.Close()
-	br, err := bridge.Launch(bridge.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
+	env := e2etest.Env(t, 30*time.Second)
 	tab, err := selftest.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +142,7 @@ func TestSelfTest(t *testing.T) {
 	s, err := selftest.Run(ctx, tab, selftest.Options{
 		Scope:    scope,
 		Parallel: 3,
-		Env:      hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second},
+		Env:      env,
 		Progress: func(r selftest.DefectRun) {
 			t.Logf("%6.1fs %s: %d problem(s)", time.Since(start).Seconds(), r.Defect, len(r.Problems))
 		},

@@ -1,0 +1,302 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+// Stat is the median and p99 of a sample, in milliseconds.
+type Stat struct {
+	N        int     `json:"n"`
+	MedianMs float64 `json:"medianMs"`
+	P99Ms    float64 `json:"p99Ms"`
+}
+
+func statOf(ms []float64) Stat {
+	return Stat{N: len(ms), MedianMs: runner.Quantile(ms, 0.5), P99Ms: runner.Quantile(ms, 0.99)}
+}
+
+// Phase is one step of the full run.
+type Phase struct {
+	Name    string  `json:"name"`
+	Seconds float64 `json:"seconds"`
+}
+
+// Usage is the process tree's footprint over a span. CPUSeconds leaves out
+// the sampler's own CPU (SamplerCPUSeconds), which the tree also spent.
+type Usage struct {
+	WallSeconds       float64 `json:"wallSeconds"`
+	CPUSeconds        float64 `json:"cpuSeconds"`
+	SamplerCPUSeconds float64 `json:"samplerCpuSeconds"`
+	PeakPSSBytes      int64   `json:"peakPssBytes"`
+	PeakRSSBytes      int64   `json:"peakRssBytes"`
+	PeakProcs         int     `json:"peakProcesses"`
+}
+
+// Result is everything one bench process measured.
+type Result struct {
+	Browser string    `json:"browser"`
+	Remote  string    `json:"remote,omitempty"`
+	CPUs    int       `json:"cpus"`
+	LoadAvg []float64 `json:"loadAverage,omitempty"`
+	// RunLoads are the load averages of the runs behind a median result.
+	RunLoads [][]float64 `json:"runLoadAverages,omitempty"`
+	Headless bool        `json:"headless"`
+
+	RoundTrip          *Stat   `json:"roundTrip,omitempty"`
+	BareEvaluate       *Stat   `json:"bareEvaluate,omitempty"`
+	PlaywrightEvaluate *Stat   `json:"playwrightEvaluate,omitempty"`
+	IntervalMs         float64 `json:"baselineIntervalMs,omitempty"`
+	Fixed              *Stat   `json:"fixedIntervalBackToBack,omitempty"`
+	FixedRandom        *Stat   `json:"fixedIntervalRandomPhase,omitempty"`
+	LongPollWallMs     float64 `json:"longPollWallMs,omitempty"`
+	// LongPollPolls is how many polls the runner made for the long-poll
+	// round trips (one per request at best; more means polls that came
+	// back with nothing new).
+	LongPollPolls int `json:"longPollPolls,omitempty"`
+
+	FullRun *FullRun `json:"fullRun,omitempty"`
+	// Process covers this whole process: the full run, the dispatch
+	// measurements and the cleanup.
+	Process Usage `json:"process"`
+	// RusageCPUSeconds is getrusage(SELF)+getrusage(CHILDREN) at the end, a
+	// cross-check of Process.CPUSeconds (it counts only waited-for
+	// descendants).
+	RusageCPUSeconds float64 `json:"rusageCpuSeconds"`
+	Samples          int     `json:"samples"`
+	// Spawns counts the processes the sampler saw in the tree, by kind.
+	Spawns map[string]int `json:"spawns"`
+	// Ratios of medians: round trip over bare evaluate, fixed interval
+	// over long-poll (written to JSON only).
+	Ratios map[string]float64 `json:"ratios,omitempty"`
+}
+
+// FullRun is one full run of the selected catalogue.
+type FullRun struct {
+	Checks  int     `json:"checks"`
+	Passed  int     `json:"passed"`
+	Failed  int     `json:"failed"`
+	Skipped int     `json:"skipped"`
+	Phases  []Phase `json:"phases"`
+	Usage
+}
+
+func (r *Result) ratio(a, b *Stat) float64 {
+	if a == nil || b == nil || b.MedianMs <= 0 {
+		return math.NaN()
+	}
+	return a.MedianMs / b.MedianMs
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
+
+func verdict(ok bool) string {
+	if ok {
+		return "meets"
+	}
+	return "MISSES"
+}
+
+func (r *Result) Print(w io.Writer) {
+	r.computeRatios()
+	q := func(name string) float64 {
+		if v, ok := r.Ratios[name]; ok {
+			return v
+		}
+		return math.NaN()
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	defer tw.Flush()
+	where := "local " + r.Browser
+	if r.Remote != "" {
+		where = r.Browser + " at " + r.Remote
+	}
+	mode := "headless"
+	if !r.Headless {
+		mode = "headed"
+	}
+	load := fmt.Sprint(r.LoadAvg)
+	if len(r.RunLoads) > 0 {
+		load = fmt.Sprint(r.RunLoads) + " (at the start of each run)"
+	}
+	fmt.Fprintf(tw, "mcpconform bench: reference host, %s (%s), %d CPUs, load average %s\n", where, mode, r.CPUs, load)
+	if len(r.RunLoads) > 0 {
+		fmt.Fprintf(tw, "(each figure is the median over the runs; each ratio the median of the runs' ratios)\n")
+	}
+	fmt.Fprintln(tw)
+	row := func(name string, s *Stat, note string) {
+		if s != nil {
+			fmt.Fprintf(tw, "%s\tn=%d\tmedian %.2f ms\tp99 %.2f ms\t%s\n", name, s.N, s.MedianMs, s.P99Ms, note)
+		}
+	}
+	if r.RoundTrip != nil && r.BareEvaluate != nil {
+		rt := q(ratioRoundTripOverBare)
+		row("dispatch round trip (long-poll; parked → host → result back, in the page)", r.RoundTrip,
+			fmt.Sprintf("%.2f× one bare evaluate (target ≤ %.0f×: %s)", rt, targetRoundTripOverBare, verdict(rt <= targetRoundTripOverBare)))
+		row("one bare gesture-free evaluate in the same app frame (the floor)", r.BareEvaluate, "")
+	}
+	row("one Playwright frame.Evaluate in the same frame (for comparison)", r.PlaywrightEvaluate, "")
+	if r.Fixed != nil {
+		row(fmt.Sprintf("round trip, fixed %.0f ms polling, back to back", r.IntervalMs), r.Fixed, fmt.Sprintf("%.0f× the long-poll", q(ratioFixedOverLong)))
+		row(fmt.Sprintf("round trip, fixed %.0f ms polling, random phase", r.IntervalMs), r.FixedRandom, fmt.Sprintf("%.0f× the long-poll", q(ratioRandomOverLong)))
+	}
+	tw.Flush()
+	if r.LongPollPolls > 0 && r.RoundTrip != nil {
+		fmt.Fprintf(w, "(the runner made %d polls for %d long-poll round trips)\n", r.LongPollPolls, r.RoundTrip.N)
+	}
+	if fr := r.FullRun; fr != nil {
+		fmt.Fprintf(w, "\nfull run: %d checks: %d passed, %d failed, %d skipped\n", fr.Checks, fr.Passed, fr.Failed, fr.Skipped)
+		for _, p := range fr.Phases {
+			fmt.Fprintf(tw, "  %s\t%.2f s\n", p.Name, p.Seconds)
+		}
+		fmt.Fprintf(tw, "  total, process start → host torn down\t%.2f s\t(target < %s: %s)\n", fr.WallSeconds, targetFullRun, verdict(fr.WallSeconds < targetFullRun.Seconds()))
+		fmt.Fprintf(tw, "  CPU, process tree (without the sampler's %.2f s)\t%.2f s\n", fr.SamplerCPUSeconds, fr.CPUSeconds)
+		fmt.Fprintf(tw, "  peak memory, Σ PSS of the tree\t%s\t(target < 1 GiB: %s; Σ RSS %s; %d processes)\n", mib(fr.PeakPSSBytes), verdict(fr.PeakPSSBytes < targetPeakPSS), mib(fr.PeakRSSBytes), fr.PeakProcs)
+		tw.Flush()
+	}
+	p := r.Process
+	fmt.Fprintf(w, "\nwhole process (full run, dispatch measurements, cleanup): %.2f s wall, %.2f s CPU without the sampler, peak Σ PSS %s (Σ RSS %s, %d processes)\n",
+		p.WallSeconds, p.CPUSeconds, mib(p.PeakPSSBytes), mib(p.PeakRSSBytes), p.PeakProcs)
+	fmt.Fprintf(w, "sampler: %d samples, %.2f s CPU of its own; getrusage(self+children) at exit: %.2f s (waited-for processes only)\n", r.Samples, p.SamplerCPUSeconds, r.RusageCPUSeconds)
+	kinds := make([]string, 0, len(r.Spawns))
+	for k := range r.Spawns {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	var parts []string
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%s ×%d", k, r.Spawns[k]))
+	}
+	fmt.Fprintf(w, "processes seen in the tree (sampled; shorter-lived ones can be missed): %s\n", strings.Join(parts, ", "))
+	if r.Remote != "" {
+		fmt.Fprintf(w, "the remote browser's processes are not in this tree: CPU and memory above leave it out\n")
+	}
+}
+
+// Ratio names.
+const (
+	ratioRoundTripOverBare  = "roundTripOverBareEvaluate"
+	ratioFixedOverLong      = "fixedBackToBackOverLongPoll"
+	ratioRandomOverLong     = "fixedRandomPhaseOverLongPoll"
+	ratioPlaywrightOverBare = "playwrightOverBareEvaluate"
+)
+
+// computeRatios fills Ratios from one run's medians (a median result keeps
+// the medians of its runs' ratios instead).
+func (r *Result) computeRatios() {
+	if r.Ratios != nil {
+		return
+	}
+	r.Ratios = map[string]float64{}
+	for name, q := range map[string]float64{
+		ratioRoundTripOverBare:  r.ratio(r.RoundTrip, r.BareEvaluate),
+		ratioFixedOverLong:      r.ratio(r.Fixed, r.RoundTrip),
+		ratioRandomOverLong:     r.ratio(r.FixedRandom, r.RoundTrip),
+		ratioPlaywrightOverBare: r.ratio(r.PlaywrightEvaluate, r.BareEvaluate),
+	} {
+		if !math.IsNaN(q) && !math.IsInf(q, 0) {
+			r.Ratios[name] = q
+		}
+	}
+}
+
+func WriteJSON(w io.Writer, r *Result) error {
+	r.computeRatios()
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// medianResult is the per-figure median of several runs.
+func Median(runs []*Result) *Result {
+	m := *runs[0]
+	m.LoadAvg, m.RunLoads = nil, nil
+	// Ratios pair figures taken under the same conditions: the median of
+	// the runs' ratios, not the ratio of the medians.
+	m.Ratios = map[string]float64{}
+	for _, name := range []string{ratioRoundTripOverBare, ratioFixedOverLong, ratioRandomOverLong, ratioPlaywrightOverBare} {
+		var xs []float64
+		for _, r := range runs {
+			r.computeRatios()
+			if v, ok := r.Ratios[name]; ok {
+				xs = append(xs, v)
+			}
+		}
+		if len(xs) > 0 {
+			m.Ratios[name] = runner.Quantile(xs, 0.5)
+		}
+	}
+	for _, r := range runs {
+		m.RunLoads = append(m.RunLoads, r.LoadAvg)
+	}
+	m.LongPollPolls = int(runner.Quantile(func() []float64 {
+		var xs []float64
+		for _, r := range runs {
+			xs = append(xs, float64(r.LongPollPolls))
+		}
+		return xs
+	}(), 0.5))
+	med := func(get func(*Result) float64) float64 {
+		xs := make([]float64, 0, len(runs))
+		for _, r := range runs {
+			if v := get(r); !math.IsNaN(v) {
+				xs = append(xs, v)
+			}
+		}
+		return runner.Quantile(xs, 0.5)
+	}
+	stat := func(get func(*Result) *Stat) *Stat {
+		if get(runs[0]) == nil {
+			return nil
+		}
+		val := func(f func(*Stat) float64) float64 {
+			return med(func(r *Result) float64 {
+				if s := get(r); s != nil {
+					return f(s)
+				}
+				return math.NaN()
+			})
+		}
+		return &Stat{N: get(runs[0]).N, MedianMs: val(func(s *Stat) float64 { return s.MedianMs }), P99Ms: val(func(s *Stat) float64 { return s.P99Ms })}
+	}
+	m.RoundTrip = stat(func(r *Result) *Stat { return r.RoundTrip })
+	m.BareEvaluate = stat(func(r *Result) *Stat { return r.BareEvaluate })
+	m.PlaywrightEvaluate = stat(func(r *Result) *Stat { return r.PlaywrightEvaluate })
+	m.Fixed = stat(func(r *Result) *Stat { return r.Fixed })
+	m.FixedRandom = stat(func(r *Result) *Stat { return r.FixedRandom })
+	usage := func(get func(*Result) *Usage) Usage {
+		f := func(g func(*Usage) float64) float64 { return med(func(r *Result) float64 { return g(get(r)) }) }
+		return Usage{
+			WallSeconds: f(func(u *Usage) float64 { return u.WallSeconds }), CPUSeconds: f(func(u *Usage) float64 { return u.CPUSeconds }),
+			SamplerCPUSeconds: f(func(u *Usage) float64 { return u.SamplerCPUSeconds }),
+			PeakPSSBytes:      int64(f(func(u *Usage) float64 { return float64(u.PeakPSSBytes) })),
+			PeakRSSBytes:      int64(f(func(u *Usage) float64 { return float64(u.PeakRSSBytes) })),
+			PeakProcs:         int(f(func(u *Usage) float64 { return float64(u.PeakProcs) })),
+		}
+	}
+	m.Process = usage(func(r *Result) *Usage { return &r.Process })
+	m.RusageCPUSeconds = med(func(r *Result) float64 { return r.RusageCPUSeconds })
+	if runs[0].FullRun != nil {
+		all := true
+		for _, r := range runs {
+			all = all && r.FullRun != nil && len(r.FullRun.Phases) == len(runs[0].FullRun.Phases)
+		}
+		if all {
+			fr := *runs[0].FullRun
+			fr.Usage = usage(func(r *Result) *Usage { return &r.FullRun.Usage })
+			fr.Phases = nil
+			for i, p := range runs[0].FullRun.Phases {
+				fr.Phases = append(fr.Phases, Phase{Name: p.Name, Seconds: med(func(r *Result) float64 { return r.FullRun.Phases[i].Seconds })})
+			}
+			m.FullRun = &fr
+		}
+	}
+	return &m
+}

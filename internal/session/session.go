@@ -1,0 +1,212 @@
+// Package session is the orchestration of a conformance run: it brings up
+// the fixture MCP servers, a display for a headed browser, the loopback
+// allow-list and the browser, then runs hosts against them, concurrently
+// and as often as asked, and hands back the results. The CLI (run,
+// selftest, bench) and the end-to-end tests start everything through it.
+package session
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures"
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+// UsageError is a start-up error in the user's input (a host that cannot
+// be built, or cannot say which sites it must reach), not the
+// infrastructure's.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Options say what to start.
+type Options struct {
+	// Launch configures the browser; Start fills in Logf (when unset) and
+	// appends the hosts' allowed sites to AllowHosts.
+	Launch bridge.Options
+	// Hosts are the names of the hosts this session will run: their
+	// allowed sites open the loopback guard, and the fixture record keeps
+	// enough calls for all of them.
+	Hosts []string
+	// NewHost builds a fresh host by name; Run calls it once per host and
+	// pass. It is the one place hosts are constructed.
+	NewHost func(name string) (hosts.Host, error)
+	Logf    func(format string, args ...any)
+	// OnPhase, when set, is told how long each start-up step took:
+	// PhaseFixtures and PhaseBrowser.
+	OnPhase func(phase string, d time.Duration)
+}
+
+// Start-up steps, as Options.OnPhase names them.
+const (
+	PhaseFixtures = "fixtures"
+	PhaseBrowser  = "browser"
+)
+
+// Session is a started set of fixtures and browser.
+type Session struct {
+	Fixtures *fixtures.Set
+	Browser  *bridge.Browser
+	display  *bridge.Xvfb
+	o        Options
+}
+
+// allower is a host that must reach sites beyond loopback (a hosted
+// product).
+type allower = hosts.AllowedHoster
+
+// Start brings the session up. On error everything started is stopped
+// again; the error is a *runner.InfraError naming the step, or a
+// *UsageError.
+func Start(ctx context.Context, o Options) (s *Session, err error) {
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	if o.Launch.Logf == nil {
+		o.Launch.Logf = o.Logf
+	}
+	s = &Session{o: o}
+	defer func() {
+		if err != nil {
+			s.Close()
+			s = nil
+		}
+	}()
+	if o.OnPhase == nil {
+		o.OnPhase = func(string, time.Duration) {}
+	}
+	t0 := time.Now()
+	if s.Fixtures, err = fixtures.Start(ctx); err != nil {
+		return s, &runner.InfraError{Step: "starting the fixture MCP servers", Err: err}
+	}
+	o.OnPhase(PhaseFixtures, time.Since(t0))
+	// Concurrent hosts share the record; each check must still find its
+	// run's first calls there.
+	s.Fixtures.MainServer.SetKeep(mcpserver.MaxKept * max(len(o.Hosts), 1))
+	if o.Launch.Headed {
+		// Headed without a display (CI): start Xvfb before the driver,
+		// which inherits DISPLAY.
+		if s.display, err = bridge.EnsureDisplay(ctx, o.Logf); err != nil {
+			return s, &runner.InfraError{Step: "starting a display for --headed", Err: err}
+		}
+	}
+	// Hosted products must be reachable through the loopback guard.
+	for _, name := range o.Hosts {
+		h, err := o.NewHost(name)
+		if err != nil {
+			return s, &UsageError{Err: err}
+		}
+		if a, ok := h.(allower); ok {
+			hs, err := a.AllowedHosts()
+			if err != nil {
+				return s, &UsageError{Err: err}
+			}
+			o.Launch.AllowHosts = append(o.Launch.AllowHosts, hs...)
+		}
+	}
+	t0 = time.Now()
+	if s.Browser, err = bridge.Launch(o.Launch); err != nil {
+		return s, &runner.InfraError{Step: "starting the browser", Err: err}
+	}
+	o.OnPhase(PhaseBrowser, time.Since(t0))
+	return s, nil
+}
+
+// Env is what a host is set up with in this session; AppTimeout, Logf and
+// TraceFile are the caller's.
+func (s *Session) Env() hosts.Env {
+	return hosts.Env{Browser: s.Browser, ServerURL: s.Fixtures.Main.URL, SecondServerURL: s.Fixtures.Second.URL, Logf: s.o.Logf}
+}
+
+// Close stops the browser, the display and the fixtures (nil-safe).
+func (s *Session) Close() {
+	if s == nil {
+		return
+	}
+	if s.Browser != nil {
+		s.Browser.Close()
+	}
+	if s.display != nil {
+		s.display.Close()
+	}
+	if s.Fixtures != nil {
+		s.Fixtures.Close()
+	}
+}
+
+// RunOptions configure Run.
+type RunOptions struct {
+	// Runner is the template of every host's runner options; Env is set
+	// by Run, and OnCase is wrapped to name the host.
+	Runner runner.Options
+	// AppTimeout bounds how long a host may take to show the app.
+	AppTimeout time.Duration
+	// TraceFile names a host's Playwright trace file ("" records none).
+	TraceFile func(host string) string
+	// OnCase is called as each check of a host ends.
+	OnCase func(host string, c report.Case)
+	// Repeat runs every host this many times (a soak; at least once);
+	// the results are the last pass's. AfterPass is called after each.
+	Repeat    int
+	AfterPass func(pass int)
+}
+
+// Run runs the named hosts concurrently, each in its own browser context
+// of the one browser, with its own runner, so their results never mix.
+// It stops after a pass in which a host failed, or when ctx ends. The
+// results hold one HostRun per name, in order, even with an error.
+func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]report.HostRun, error) {
+	hrs := make([]report.HostRun, len(names))
+	errs := make([]error, len(names))
+	for pass := 1; pass <= max(o.Repeat, 1); pass++ {
+		var wg sync.WaitGroup
+		for i, name := range names {
+			h, err := s.o.NewHost(name)
+			if err != nil {
+				hrs[i], errs[i] = report.HostRun{Host: name, StartedAt: time.Now(), Infra: err.Error()}, err
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ro := o.Runner
+				ro.Env = s.Env()
+				ro.Env.AppTimeout = o.AppTimeout
+				if ro.Logf != nil {
+					ro.Env.Logf = ro.Logf
+				}
+				if o.TraceFile != nil {
+					ro.Env.TraceFile = o.TraceFile(name)
+				}
+				if o.OnCase != nil {
+					ro.OnCase = func(c report.Case) { o.OnCase(name, c) }
+				}
+				hrs[i], errs[i] = runner.Run(ctx, h, ro)
+			}()
+		}
+		wg.Wait()
+		if o.AfterPass != nil {
+			o.AfterPass(pass)
+		}
+		if err := firstError(errs); err != nil || ctx.Err() != nil {
+			return hrs, err
+		}
+	}
+	return hrs, nil
+}
+
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+// doneSuite is a suite of one check that passes at once.
+type doneSuite struct{ started []string }
+
+func (s *doneSuite) ListTests(context.Context) (protocol.SuiteList, error) {
+	return protocol.SuiteList{ProtocolVersion: protocol.Version, SuiteVersion: "fake",
+		Tests: []protocol.TestMeta{{ID: "a/one", Name: "one", Clause: protocol.ClauseMust}}}, nil
+}
+func (s *doneSuite) Start(_ context.Context, ids []string) error { s.started = ids; return nil }
+func (s *doneSuite) Poll(context.Context, time.Duration) (protocol.Poll, error) {
+	return protocol.Poll{Instance: "i", State: protocol.StateDone, Results: []protocol.TestResult{{ID: "a/one", Status: protocol.StatusPass}}}, nil
+}
+func (s *doneSuite) Resolve(context.Context, int, protocol.Result) (bool, error) { return true, nil }
+
+// fakeHost records the environment it was set up with.
+type fakeHost struct {
+	name string
+	env  hosts.Env
+	fail error
+}
+
+func (h *fakeHost) Name() string { return h.name }
+func (h *fakeHost) Setup(_ context.Context, e hosts.Env) (hosts.SuiteBridge, error) {
+	h.env = e
+	return &doneSuite{}, h.fail
+}
+func (h *fakeHost) Teardown(context.Context) error { return nil }
+
+// Run runs every host once per pass, each freshly built, with the
+// session's fixture servers, and keeps the results in the names' order.
+func TestRunEveryHostEveryPass(t *testing.T) {
+	fx, err := fixtures.Start(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fx.Close()
+	var mu sync.Mutex
+	built := map[string]int{}
+	var last []*fakeHost
+	s := &Session{Fixtures: fx, o: Options{NewHost: func(name string) (hosts.Host, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		built[name]++
+		h := &fakeHost{name: name}
+		last = append(last, h)
+		return h, nil
+	}}}
+	var passes []int
+	var cases atomic.Int32
+	hrs, err := s.Run(context.Background(), []string{"x", "y"}, RunOptions{
+		Repeat: 3, AppTimeout: 7 * time.Second,
+		TraceFile: func(h string) string { return h + ".zip" },
+		OnCase:    func(host string, c report.Case) { cases.Add(1) },
+		AfterPass: func(p int) { passes = append(passes, p) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hrs) != 2 || hrs[0].Host != "x" || hrs[1].Host != "y" || len(hrs[0].Cases) != 1 || hrs[0].Cases[0].Status != protocol.StatusPass {
+		t.Fatalf("results %+v", hrs)
+	}
+	if built["x"] != 3 || built["y"] != 3 || len(passes) != 3 || cases.Load() != 6 {
+		t.Errorf("built %v, passes %v, cases %d", built, passes, cases.Load())
+	}
+	e := last[len(last)-1].env
+	if e.ServerURL != fx.Main.URL || e.SecondServerURL != fx.Second.URL || e.AppTimeout != 7*time.Second || !strings.HasSuffix(e.TraceFile, ".zip") {
+		t.Errorf("env %+v", e)
+	}
+
+	// A failed host ends the run after its pass, with its error.
+	boom := errors.New("no page")
+	s.o.NewHost = func(name string) (hosts.Host, error) { return &fakeHost{name: name, fail: boom}, nil }
+	passes = nil
+	hrs, err = s.Run(context.Background(), []string{"x"}, RunOptions{Repeat: 5, AfterPass: func(p int) { passes = append(passes, p) }})
+	var ie *runner.InfraError
+	if !errors.As(err, &ie) || !errors.Is(err, boom) || len(passes) != 1 || hrs[0].Infra == "" {
+		t.Errorf("failed host: %v, passes %v, %+v", err, passes, hrs)
+	}
+}
+
+// Without a browser, Conform still writes every report, naming the
+// infrastructure error for each host, and says which step failed.
+func TestConformWritesReportsWhenTheBrowserIsMissing(t *testing.T) {
+	dir := t.TempDir()
+	junit := filepath.Join(dir, "junit.xml")
+	var logs strings.Builder
+	run, err := Conform(context.Background(), Plan{
+		Start: Options{Launch: bridge.Options{Paths: bridge.Paths{Browser: "/nonexistent/chromium"}}, Hosts: []string{"x", "y"},
+			NewHost: func(name string) (hosts.Host, error) { return &fakeHost{name: name}, nil },
+			Logf:    func(f string, a ...any) { logs.WriteString(f) }},
+		Reports: Reports{Outputs: report.Outputs{"junit": junit}},
+		Tool:    "t", Version: "v",
+	})
+	var ie *runner.InfraError
+	if !errors.As(err, &ie) || ie.Step != "starting the browser" || !errors.Is(err, bridge.ErrNoBrowser) {
+		t.Fatalf("error %v", err)
+	}
+	if len(run.Hosts) != 2 || !strings.Contains(run.Hosts[1].Infra, "no Chromium found") {
+		t.Errorf("hosts %+v", run.Hosts)
+	}
+	b, err := os.ReadFile(junit)
+	if err != nil || !strings.Contains(string(b), "no Chromium found") {
+		t.Errorf("report: %v\n%s", err, b)
+	}
+}
+
+// A host that cannot be built is the user's error, not the
+// infrastructure's, and nothing stays running.
+func TestStartRefusesAnUnbuildableHost(t *testing.T) {
+	_, err := Start(context.Background(), Options{Hosts: []string{"nope"},
+		NewHost: func(name string) (hosts.Host, error) { return nil, errors.New(`unknown host "nope"`) }})
+	var ue *UsageError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), `unknown host "nope"`) {
+		t.Errorf("error %v", err)
+	}
+}
+
+func TestSoakFigures(t *testing.T) {
+	f := SoakFigures()
+	for _, k := range []string{"goroutines=", "fds=", "children=", "heap_live_mb=", "heap_inuse_mb=", "rss_mb=", "children_rss_mb="} {
+		if !strings.Contains(f, k) {
+			t.Errorf("%q lacks %s", f, k)
+		}
+	}
+	if strings.Contains(f, "rss_mb=0.0 ") {
+		t.Errorf("this process's RSS read as 0: %s", f)
+	}
+}

@@ -227,5 +227,6 @@
   zoom.addEventListener("click", (e) => { if (e.target === zoom || e.target.id === "zoom-img") zoom.close(); });
   detail.addEventListener("click", (e) => { if (e.target === detail) detail.close(); });
   detail.addEventListener("close", () => { if (opener) opener.focus(); });
+  document.documentElement.dataset.readyMs = String(Math.round(performance.now()));
   document.documentElement.dataset.ready = "1";
 })();

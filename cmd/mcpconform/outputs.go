@@ -23,6 +23,8 @@ func outputFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "json", EnvVars: env("json"),
 			Usage: "write every result and the host's metadata as JSON (schema: docs/reports.md) to `FILE` [MCPCONFORM_JSON]"},
+		&cli.StringFlag{Name: "html", EnvVars: env("html"),
+			Usage: "write a self-contained HTML interop grid with the evidence inline to `FILE` [MCPCONFORM_HTML]"},
 		&cli.StringFlag{Name: "markdown", EnvVars: env("markdown"),
 			Usage: "write a Markdown summary (for $GITHUB_STEP_SUMMARY or a merge-request comment) to `FILE` [MCPCONFORM_MARKDOWN]"},
 		&cli.StringFlag{Name: "expectations", EnvVars: env("expectations"),
@@ -70,7 +72,7 @@ func readBaseline(path string) (*baseline.Expectations, error) {
 
 // writeOutputs applies the baseline to run (so the JUnit and TAP writers,
 // called after it, render expected failures), then writes --json,
-// --markdown and --update-baseline. Every file is written even when another
+// --markdown, --html and --update-baseline. Every file is written even when another
 // fails; the errors are joined.
 func writeOutputs(c *cli.Context, run *report.Run, exp *baseline.Expectations) error {
 	baseline.Apply(run, exp)
@@ -80,6 +82,9 @@ func writeOutputs(c *cli.Context, run *report.Run, exp *baseline.Expectations) e
 	}
 	if path := c.String("markdown"); path != "" {
 		errs = append(errs, writeFile(path, func(w io.Writer) error { return report.WriteMarkdown(w, *run) }))
+	}
+	if path := c.String("html"); path != "" {
+		errs = append(errs, writeFile(path, func(w io.Writer) error { return report.WriteHTML(w, *run, report.HTMLOptions{}) }))
 	}
 	if path := c.String("update-baseline"); path != "" {
 		errs = append(errs, updateBaseline(path, *run))

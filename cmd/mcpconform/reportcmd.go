@@ -19,7 +19,8 @@ import (
 // formats without running anything:
 //
 //	mcpconform report --from results.json [--from more.json]... [--junit F] [--tap F|-]
-//	                  [--markdown F|-] [--json F|-] [--attachments-root D] [--expectations F]
+//	                  [--markdown F|-] [--json F|-] [--html F|-] [--compare OLD.json]...
+//	                  [--attachments-root D] [--expectations F]
 //
 // Several --from files (one per host, e.g. from a CI matrix) are merged
 // into one report with a suite or subtest per host. --expectations applies
@@ -37,6 +38,8 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "tap", Usage: "write TAP version 14 to `FILE` (- for stdout)"},
 			&cli.StringFlag{Name: "markdown", Usage: "write the Markdown summary to `FILE` (- for stdout)"},
 			&cli.StringFlag{Name: "json", Usage: "write the (merged) results as JSON to `FILE` (- for stdout)"},
+			&cli.StringFlag{Name: "html", Usage: "write a self-contained HTML interop grid (hosts × checks, evidence inline) to `FILE` (- for stdout); a host in several --from is merged (shards) or compared (a newer run)"},
+			&cli.StringSliceFlag{Name: "compare", Usage: "with --html: mark the cells that regressed or got fixed since these earlier results `FILE`s"},
 			&cli.StringFlag{Name: "attachments-root", Usage: "write JUnit [[ATTACHMENT|path]] lines relative to `DIR`"},
 			&cli.StringFlag{Name: "expectations", Usage: "apply this baseline YAML `FILE` instead of the one the results carry"},
 			&cli.BoolFlag{Name: "merge", Usage: "combine results of the same host (the shards of one run, --shard I/N) into one; a check in two files is an error"},
@@ -51,7 +54,7 @@ func reportCommand() *cli.Command {
 			}
 			outs := map[string]string{}
 			stdout := 0
-			for _, name := range []string{"junit", "tap", "markdown", "json"} {
+			for _, name := range []string{"junit", "tap", "markdown", "json", "html"} {
 				if v := c.String(name); v != "" {
 					outs[name] = v
 					if v == "-" {
@@ -60,14 +63,23 @@ func reportCommand() *cli.Command {
 				}
 			}
 			if len(outs) == 0 {
-				return usage(errors.New("nothing to write: give --junit, --tap, --markdown or --json"))
+				return usage(errors.New("nothing to write: give --junit, --tap, --markdown, --json or --html"))
 			}
 			if stdout > 1 {
 				return usage(errors.New("only one report can go to stdout (-)"))
 			}
-			run, err := readRuns(froms, c.App.Reader, c.Bool("merge"))
-			if err != nil {
-				return usage(err)
+			var run, page report.Run
+			var older []report.Run
+			var err error
+			if _, html := outs["html"]; len(outs) > 1 || !html {
+				if run, err = readRuns(froms, c.App.Reader, c.Bool("merge")); err != nil {
+					return usage(err)
+				}
+			}
+			if _, html := outs["html"]; html {
+				if page, older, err = htmlRuns(froms, c.StringSlice("compare"), c.App.Reader); err != nil {
+					return usage(err)
+				}
 			}
 			if path := c.String("expectations"); path != "" {
 				exp, err := baseline.Load(path)
@@ -75,15 +87,19 @@ func reportCommand() *cli.Command {
 					return usage(err)
 				}
 				baseline.Apply(&run, exp)
+				baseline.Apply(&page, exp)
 			}
 			writers := map[string]func(io.Writer) error{
 				"junit":    func(w io.Writer) error { return report.WriteJUnit(w, run, junitOptions(c)) },
 				"tap":      func(w io.Writer) error { return report.WriteTAP(w, run) },
 				"markdown": func(w io.Writer) error { return report.WriteMarkdown(w, run) },
 				"json":     func(w io.Writer) error { return report.WriteJSON(w, run) },
+				"html": func(w io.Writer) error {
+					return writeHTMLReport(w, page, older, htmlEvidenceDirs(froms, c.StringSlice("compare")))
+				},
 			}
 			var errs []error
-			for _, name := range []string{"junit", "tap", "markdown", "json"} {
+			for _, name := range []string{"junit", "tap", "markdown", "json", "html"} {
 				path, ok := outs[name]
 				switch {
 				case !ok:

@@ -437,15 +437,30 @@ func newEvidenceReader(opt HTMLOptions) *evidenceReader {
 	return e
 }
 
+// find locates an evidence file: the path as recorded, else under each of
+// the EvidenceDirs, first whole (a relative path), then with leading
+// directories dropped, keeping at least the host's folder and the file's
+// name. So results and evidence downloaded elsewhere (a CI artifact of
+// mcpconform-results/reference/) are found: the path recorded on the runner,
+// mcpconform-results/reference/evidence/reference/x.png, is looked for as
+// evidence/reference/x.png, then reference/x.png, under each directory.
 func (e *evidenceReader) find(p string) (string, bool) {
 	if filepath.IsAbs(p) {
-		_, err := os.Stat(p)
-		return p, err == nil
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, true
+		}
 	}
+	parts := strings.FieldsFunc(filepath.ToSlash(p), func(r rune) bool { return r == '/' })
+	keep := min(2, len(parts))
 	for _, d := range e.dirs {
-		q := filepath.Join(d, p)
-		if st, err := os.Stat(q); err == nil && !st.IsDir() {
-			return q, true
+		for i := 0; i <= len(parts)-keep; i++ {
+			if i == 0 && filepath.IsAbs(p) {
+				continue
+			}
+			q := filepath.Join(append([]string{d}, parts[i:]...)...)
+			if st, err := os.Stat(q); err == nil && !st.IsDir() {
+				return q, true
+			}
 		}
 	}
 	return p, false

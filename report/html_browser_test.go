@@ -399,3 +399,31 @@ func writeNoisePNG(t *testing.T, path string, rng *rand.Rand, w, h int) {
 		t.Fatal(err)
 	}
 }
+
+// TestHTMLScreenshot takes the documentation's screenshots of a real page:
+// MCPCONFORM_HTML_SCREENSHOT_PAGE names the page (written by report --html),
+// MCPCONFORM_HTML_SCREENSHOT_DIR where html-report.png (the grid) and
+// html-report-cell.png (the first regressed or failing cell, opened) go.
+// It checks the page as TestHTMLPageInBrowser does: no request, no error.
+func TestHTMLScreenshot(t *testing.T) {
+	page, dir := os.Getenv("MCPCONFORM_HTML_SCREENSHOT_PAGE"), os.Getenv("MCPCONFORM_HTML_SCREENSHOT_DIR")
+	if page == "" || dir == "" {
+		t.Skip("TestHTMLScreenshot runs only with MCPCONFORM_HTML_SCREENSHOT_PAGE and MCPCONFORM_HTML_SCREENSHOT_DIR set")
+	}
+	abs, err := filepath.Abs(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := openHTML(t, abs)
+	if _, err := p.page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(filepath.Join(dir, "html-report.png"))}); err != nil {
+		t.Fatal(err)
+	}
+	cell := p.page.Locator(`button.cell[data-change="regressed"], button.cell[data-kind="FAIL"]`).First()
+	if err := cell.Click(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(filepath.Join(dir, "html-report-cell.png"))}); err != nil {
+		t.Fatal(err)
+	}
+	p.clean(t)
+}

@@ -313,6 +313,19 @@ func TestHTMLEvidenceLimits(t *testing.T) {
 	if ev := d.Rows[1].Cells[0].Evidence; ev[0].Image == "" {
 		t.Errorf("not found in EvidenceDirs: %+v", ev)
 	}
+	// A path recorded on another machine is found by its last directories.
+	cur.Hosts[0].Cases[1].Evidence = []string{"/home/runner/work/app/mcpconform-results/reference/evidence/reference/messages__message-delivered.png"}
+	d = htmlDataOf(t, writeHTMLPage(t, cur, HTMLOptions{EvidenceDirs: []string{".", "testdata/html_evidence"}}))
+	if ev := d.Rows[1].Cells[0].Evidence; ev[0].Image == "" {
+		t.Errorf("a path from another machine is not found under EvidenceDirs: %+v", ev)
+	}
+	// Never by the file name alone: the host's folder must match.
+	cur.Hosts[0].Cases[1].Evidence = []string{"/elsewhere/otherhost/messages__message-delivered.png"}
+	d = htmlDataOf(t, writeHTMLPage(t, cur, HTMLOptions{EvidenceDirs: []string{"testdata/html_evidence"}}))
+	if ev := d.Rows[1].Cells[0].Evidence; ev[0].Image != "" {
+		t.Errorf("another host's screenshot was taken by its file name: %+v", ev)
+	}
+	cur.Hosts[0].Cases[1].Evidence = []string{"reference/messages__message-delivered.png"}
 	// The budget: once spent, evidence is listed by path.
 	d = htmlDataOf(t, writeHTMLPage(t, cur, HTMLOptions{MaxTotalBytes: 10, EvidenceDirs: []string{"testdata/html_evidence"}}))
 	if ev := d.Rows[1].Cells[0].Evidence; ev[0].Image != "" || !strings.Contains(ev[0].Note, "budget") {

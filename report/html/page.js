@@ -2,6 +2,7 @@
 // Draws the interop grid from the JSON block above. Every string from the
 // run goes into the page as text (textContent), never as markup.
 (function () {
+  document.documentElement.dataset.startMs = String(Math.round(performance.now()));
   const data = JSON.parse(document.getElementById("mcpconform-data").textContent);
   const KINDS = {
     PASS: ["✓", "pass"], FAIL: ["✗", "FAIL"], TIMEOUT: ["⏱", "TIMEOUT"], ERROR: ["‼", "ERROR"],

@@ -326,6 +326,19 @@ func TestHTMLPageInBrowser(t *testing.T) {
 		t.Errorf("Enter opened %q", title)
 	}
 	page.Keyboard().Press("Escape")
+	back0, _ := p.eval(t, `() => document.activeElement.dataset.row + "/" + document.activeElement.dataset.col`).(string)
+	// Arrow keys move between cells: right to the next host, down to the
+	// next check.
+	page.Keyboard().Press("ArrowRight")
+	right, _ := p.eval(t, `() => document.activeElement.dataset.row + "/" + document.activeElement.dataset.col`).(string)
+	page.Keyboard().Press("ArrowDown")
+	down, _ := p.eval(t, `() => document.activeElement.dataset.row + "/" + document.activeElement.dataset.col`).(string)
+	page.Keyboard().Press("ArrowLeft")
+	page.Keyboard().Press("ArrowUp")
+	again, _ := p.eval(t, `() => document.activeElement.dataset.row + "/" + document.activeElement.dataset.col`).(string)
+	if back0 != "0/0" || right != "0/1" || down != "1/1" || again != "0/0" {
+		t.Errorf("arrow keys: from %s, right %s, down %s, back %s; want 0/0, 0/1, 1/1, 0/0", back0, right, down, again)
+	}
 	back, _ := p.eval(t, `() => !document.getElementById("detail").open && document.activeElement.classList.contains("cell")`).(bool)
 	if !back {
 		t.Error("Escape did not close the cell and return the focus to it")

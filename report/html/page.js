@@ -160,6 +160,35 @@
   $("filters").addEventListener("submit", (e) => e.preventDefault());
   apply();
 
+  // Arrow keys move between the visible cells, so a large grid is usable
+  // without tabbing through every cell.
+  grid.addEventListener("keydown", (e) => {
+    const b = e.target.closest && e.target.closest("button.cell");
+    const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+    if (!b || !step) return;
+    const cells = [...grid.querySelectorAll("button.cell")].filter((c) => c.offsetParent !== null);
+    const rows = [...new Set(cells.map((c) => Number(c.dataset.row)))];
+    const r0 = rows.indexOf(Number(b.dataset.row)), c0 = Number(b.dataset.col);
+    let target = null;
+    if (step[0]) {
+      for (let r = r0 + step[0]; r >= 0 && r < rows.length && !target; r += step[0]) {
+        target = cells.find((c) => Number(c.dataset.row) === rows[r] && Number(c.dataset.col) === c0) || null;
+      }
+    } else {
+      const same = cells.filter((c) => Number(c.dataset.row) === rows[r0]);
+      target = same[same.indexOf(b) + step[1]] || null;
+    }
+    if (target) {
+      e.preventDefault();
+      target.focus();
+    }
+  });
+
+  // The header row sticks under the filter bar, whatever its height.
+  const stick = () => document.documentElement.style.setProperty("--filters-h", $("filters").offsetHeight + "px");
+  window.addEventListener("resize", stick);
+  stick();
+
   // A cell's details.
   const detail = $("detail"), zoom = $("zoom");
   let opener = null;

@@ -98,6 +98,17 @@ func TestReportHTMLMergesShardsAndComparesRuns(t *testing.T) {
 	if _, code, err := reportApp(t, "", "--html", p("x.html"), "--json", p("x.json"), "--from", p("insp.json"), "--from", p("insp-new.json")); code != ExitUsage || !strings.Contains(err.Error(), "--merge") {
 		t.Errorf("--json with a repeated host: exit %d: %v", code, err)
 	}
+	// --from - feeds both --html and another format.
+	insp, _ := os.ReadFile(p("insp.json"))
+	if _, code, err := reportApp(t, string(insp), "--html", p("stdin.html"), "--json", p("stdin.json"), "--from", "-"); code != 0 {
+		t.Fatalf("--from - with --html and --json: exit %d: %v", code, err)
+	}
+	if d := readPage(t, p("stdin.html")); len(d.Hosts) != 1 || d.Hosts[0].Host != "inspector" {
+		t.Errorf("page from stdin %+v", d)
+	}
+	if b, _ := os.ReadFile(p("stdin.json")); !strings.Contains(string(b), `"inspector"`) {
+		t.Error("the JSON from stdin lost its host")
+	}
 	// --html to stdout.
 	out, code, err := reportApp(t, "", "--html", "-", "--from", p("insp.json"))
 	if code != 0 || !strings.HasPrefix(out, "<!DOCTYPE html>") {

@@ -71,13 +71,14 @@ func reportCommand() *cli.Command {
 			var run, page report.Run
 			var older []report.Run
 			var err error
+			stdin := stdinOnce(c.App.Reader) // --html reads the files again
 			if _, html := outs["html"]; len(outs) > 1 || !html {
-				if run, err = readRuns(froms, c.App.Reader, c.Bool("merge")); err != nil {
+				if run, err = readRuns(froms, stdin(), c.Bool("merge")); err != nil {
 					return usage(err)
 				}
 			}
 			if _, html := outs["html"]; html {
-				if page, older, err = htmlRuns(froms, c.StringSlice("compare"), c.App.Reader); err != nil {
+				if page, older, err = htmlRuns(froms, c.StringSlice("compare"), stdin()); err != nil {
 					return usage(err)
 				}
 			}

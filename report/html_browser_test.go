@@ -19,12 +19,13 @@ import (
 	"github.com/mxschmitt/playwright-go"
 
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/internal/npmcache"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
 // The browser tests open the HTML report in Chromium from file://. Without a
 // Chromium they skip, naming what is missing, unless
-// MCPCONFORM_REQUIRE_BROWSER=1 (CI), where they fail.
+// MCPCONFORM_REQUIRE_BROWSER=1 or CI=true, where they fail.
 var (
 	htmlBrowserOnce sync.Once
 	htmlBrowser     *bridge.Browser
@@ -35,10 +36,10 @@ func browserForHTML(t *testing.T) *bridge.Browser {
 	t.Helper()
 	htmlBrowserOnce.Do(func() { htmlBrowser, htmlBrowserErr = bridge.Launch(bridge.Options{}) })
 	if htmlBrowserErr != nil {
-		if os.Getenv("MCPCONFORM_REQUIRE_BROWSER") == "1" || !errors.Is(htmlBrowserErr, bridge.ErrNoBrowser) {
+		if npmcache.Required() || !errors.Is(htmlBrowserErr, bridge.ErrNoBrowser) {
 			t.Fatalf("%s needs Chromium: %v", t.Name(), htmlBrowserErr)
 		}
-		t.Skipf("%s skipped: no Chromium (apt-get install chromium, or set MCPCONFORM_BROWSER; MCPCONFORM_REQUIRE_BROWSER=1 makes this a failure): %v", t.Name(), htmlBrowserErr)
+		t.Skipf("%s skipped: no Chromium (apt-get install chromium, or set MCPCONFORM_BROWSER; MCPCONFORM_REQUIRE_BROWSER=1 or CI=true makes this a failure): %v", t.Name(), htmlBrowserErr)
 	}
 	return htmlBrowser
 }

@@ -11,7 +11,7 @@ import (
 
 // Format is one report format, by the name its flag carries.
 type Format struct {
-	// Name is the flag and the format's name: junit, tap, json, markdown.
+	// Name is the flag and the format's name: junit, tap, json, markdown, html.
 	Name string
 	// File is the file name the format gets in a reports directory.
 	File string
@@ -22,6 +22,7 @@ type Format struct {
 // Options are the writers' settings.
 type Options struct {
 	JUnit JUnitOptions
+	HTML  HTMLOptions
 }
 
 // Formats is every report format, in the order they are written.
@@ -30,6 +31,7 @@ var Formats = []Format{
 	{Name: "tap", File: "results.tap", Write: func(w io.Writer, r Run, _ Options) error { return WriteTAP(w, r) }},
 	{Name: "json", File: "results.json", Write: func(w io.Writer, r Run, _ Options) error { return WriteJSON(w, r) }},
 	{Name: "markdown", File: "summary.md", Write: func(w io.Writer, r Run, _ Options) error { return WriteMarkdown(w, r) }},
+	{Name: "html", File: "report.html", Write: func(w io.Writer, r Run, o Options) error { return WriteHTML(w, r, o.HTML) }},
 }
 
 // FormatNames lists the formats' names.

@@ -15,6 +15,7 @@ import (
 // underscores) and the flags, which win.
 type outputConfig struct {
 	JSON            string `env:"JSON" flag:"json"`
+	HTML            string `env:"HTML" flag:"html"`
 	Markdown        string `env:"MARKDOWN" flag:"markdown"`
 	Expectations    string `env:"EXPECTATIONS" flag:"expectations"`
 	AllowStale      bool   `env:"ALLOW_STALE" flag:"allow-stale"`
@@ -26,7 +27,7 @@ type outputConfig struct {
 // outputs are the reports of a run by format ("-" is stdout for each).
 func (o outputConfig) outputs(cfg Config) report.Outputs {
 	outs := report.Outputs{}
-	for name, path := range map[string]string{"junit": cfg.JUnit, "tap": cfg.TAP, "json": o.JSON, "markdown": o.Markdown} {
+	for name, path := range map[string]string{"junit": cfg.JUnit, "tap": cfg.TAP, "json": o.JSON, "markdown": o.Markdown, "html": o.HTML} {
 		if path != "" {
 			outs[name] = path
 		}
@@ -37,6 +38,7 @@ func (o outputConfig) outputs(cfg Config) report.Outputs {
 func outputFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "json", Usage: "write every result and the host's metadata as JSON (schema: docs/reports.md) to `FILE` (- for stdout) [MCPCONFORM_JSON]"},
+		&cli.StringFlag{Name: "html", Usage: "write a self-contained HTML interop grid with the evidence inline to `FILE` (- for stdout) [MCPCONFORM_HTML]"},
 		&cli.StringFlag{Name: "markdown", Usage: "write a Markdown summary (for $GITHUB_STEP_SUMMARY or a merge-request comment) to `FILE` (- for stdout) [MCPCONFORM_MARKDOWN]"},
 		&cli.StringFlag{Name: "expectations", Usage: "baseline YAML `FILE`: per host, the checks expected to fail; they do not fail the run [MCPCONFORM_EXPECTATIONS]"},
 		&cli.BoolFlag{Name: "allow-stale", Usage: "do not fail the run for baseline entries whose check now passes [MCPCONFORM_ALLOW_STALE]"},

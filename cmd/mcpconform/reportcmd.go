@@ -19,6 +19,8 @@ type reportConfig struct {
 	TAP             string   `env:"REPORT_TAP" flag:"tap"`
 	Markdown        string   `env:"REPORT_MARKDOWN" flag:"markdown"`
 	JSON            string   `env:"REPORT_JSON" flag:"json"`
+	HTML            string   `env:"REPORT_HTML" flag:"html"`
+	Compare         []string `env:"REPORT_COMPARE" flag:"compare"`
 	AttachmentsRoot string   `env:"REPORT_ATTACHMENTS_ROOT" flag:"attachments-root"`
 	Expectations    string   `env:"REPORT_EXPECTATIONS" flag:"expectations"`
 	Merge           bool     `env:"REPORT_MERGE" flag:"merge"`
@@ -28,7 +30,8 @@ type reportConfig struct {
 // formats without running anything:
 //
 //	mcpconform report --from results.json [--from more.json]... [--junit F] [--tap F|-]
-//	                  [--markdown F|-] [--json F|-] [--attachments-root D] [--expectations F]
+//	                  [--markdown F|-] [--json F|-] [--html F|-] [--compare OLD.json]...
+//	                  [--attachments-root D] [--expectations F]
 //
 // Several --from files (one per host, e.g. from a CI matrix) are merged
 // into one report with a suite or subtest per host. --expectations applies
@@ -47,6 +50,8 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "tap", Usage: "write TAP version 14 to `FILE` (- for stdout)"},
 			&cli.StringFlag{Name: "markdown", Usage: "write the Markdown summary to `FILE` (- for stdout)"},
 			&cli.StringFlag{Name: "json", Usage: "write the (merged) results as JSON to `FILE` (- for stdout)"},
+			&cli.StringFlag{Name: "html", Usage: "write a self-contained HTML interop grid (hosts × checks, evidence inline) to `FILE` (- for stdout); a host in several --from is merged (shards) or compared (a newer run)"},
+			&cli.StringSliceFlag{Name: "compare", Usage: "with --html: mark the cells that regressed or got fixed since these earlier results `FILE`s"},
 			&cli.StringFlag{Name: "attachments-root", Usage: "write JUnit [[ATTACHMENT|path]] lines relative to `DIR`"},
 			&cli.StringFlag{Name: "expectations", Usage: "apply this baseline YAML `FILE` instead of the one the results carry"},
 			&cli.BoolFlag{Name: "merge", Usage: "combine results of the same host (the shards of one run, --shard I/N) into one; a check in two files is an error"},
@@ -63,20 +68,37 @@ func reportCommand() *cli.Command {
 				return usage(errors.New("report needs --from FILE (the results written by mcpconform run --json)"))
 			}
 			outs := report.Outputs{}
-			for name, path := range map[string]string{"junit": rc.JUnit, "tap": rc.TAP, "markdown": rc.Markdown, "json": rc.JSON} {
+			for name, path := range map[string]string{"junit": rc.JUnit, "tap": rc.TAP, "markdown": rc.Markdown, "json": rc.JSON, "html": rc.HTML} {
 				if path != "" {
 					outs[name] = path
 				}
 			}
 			if len(outs) == 0 {
-				return usage(errors.New("nothing to write: give --junit, --tap, --markdown or --json"))
+				return usage(errors.New("nothing to write: give --junit, --tap, --markdown, --json or --html"))
 			}
 			if err := outs.Check(); err != nil {
 				return usage(err)
 			}
-			run, err := report.ReadRuns(rc.From, c.App.Reader, rc.Merge)
-			if err != nil {
-				return usage(err)
+			// The page takes a host more than once (shards, a newer run to
+			// compare); the other formats read the files as one run.
+			stdin := stdinOnce(c.App.Reader)
+			page := report.Outputs{}
+			if rc.HTML != "" {
+				page["html"] = rc.HTML
+				delete(outs, "html")
+			}
+			var run, grid report.Run
+			var older []report.Run
+			var err error
+			if len(outs) > 0 {
+				if run, err = report.ReadRuns(rc.From, stdin(), rc.Merge); err != nil {
+					return usage(err)
+				}
+			}
+			if len(page) > 0 {
+				if grid, older, err = report.ReadHTMLRuns(rc.From, rc.Compare, stdin); err != nil {
+					return usage(err)
+				}
 			}
 			if rc.Expectations != "" {
 				exp, err := baseline.Load(rc.Expectations)
@@ -84,8 +106,12 @@ func reportCommand() *cli.Command {
 					return usage(err)
 				}
 				baseline.Apply(&run, exp)
+				baseline.Apply(&grid, exp)
 			}
-			if err := report.Write(outs, run, report.Options{JUnit: report.JUnitOptions{AttachmentsRoot: rc.AttachmentsRoot}}, c.App.Writer); err != nil {
+			opts := report.Options{JUnit: report.JUnitOptions{AttachmentsRoot: rc.AttachmentsRoot},
+				HTML: report.HTMLOptions{Compare: older, EvidenceDirs: report.EvidenceDirs(rc.From, rc.Compare)}}
+			err = errors.Join(report.Write(outs, run, opts, c.App.Writer), report.Write(page, grid, opts, c.App.Writer))
+			if err != nil {
 				return &exitError{code: ExitInfra, err: fmt.Errorf("writing reports: %w", err)}
 			}
 			return nil

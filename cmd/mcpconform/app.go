@@ -56,9 +56,10 @@ func traceFile(cfg Config, host string) string {
 
 // newHost builds a configured host; cfg was validated.
 func newHost(cfg Config, name string) hosts.Host {
-	if len(cfg.HostDefects) > 0 && name == "reference" {
+	if len(cfg.HostDefects)+len(cfg.HostVariations) > 0 && name == "reference" {
 		set, _ := reference.ParseDefects(cfg.HostDefects)
-		return reference.NewWithDefects(set)
+		vars, _ := reference.ParseVariations(cfg.HostVariations)
+		return reference.NewWith(set, vars)
 	}
 	if f, ok := hostFactories[name]; ok {
 		return f()
@@ -152,6 +153,8 @@ type Config struct {
 	Quiet      bool          `env:"QUIET"`
 	// HostDefects make the reference host break requirements on purpose.
 	HostDefects []string `env:"HOST_DEFECTS"`
+	// HostVariations make the reference host differ within the spec.
+	HostVariations []string `env:"HOST_VARIATIONS"`
 	// EvidenceDir receives screenshots, console lines and JSON-RPC
 	// messages of checks that did not pass; empty disables evidence.
 	EvidenceDir string `env:"EVIDENCE_DIR, default=mcpconform-results/evidence"`
@@ -229,6 +232,9 @@ func loadConfig(ctx context.Context, c *cli.Context, lookuper envconfig.Lookuper
 	if c.IsSet("host-defect") {
 		cfg.HostDefects = c.StringSlice("host-defect")
 	}
+	if c.IsSet("host-variation") {
+		cfg.HostVariations = c.StringSlice("host-variation")
+	}
 	if c.IsSet("evidence-dir") {
 		cfg.EvidenceDir = c.String("evidence-dir")
 	}
@@ -302,6 +308,14 @@ func (cfg Config) validate() error {
 			return err
 		}
 	}
+	if len(cfg.HostVariations) > 0 {
+		if len(cfg.hostList()) != 1 || cfg.hostList()[0] != "reference" {
+			return fmt.Errorf("--host-variation applies to the reference host only, not %q", cfg.Host)
+		}
+		if _, err := reference.ParseVariations(cfg.HostVariations); err != nil {
+			return err
+		}
+	}
 	known, _ := suite.IDs()
 	for _, g := range cfg.Run {
 		if _, err := path.Match(g, ""); err != nil {
@@ -372,6 +386,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "cdp", Usage: "attach to a running Chrome or Electron app with remote debugging at `URL` (http:// or ws://) [MCPCONFORM_CDP]"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
+			&cli.StringSliceFlag{Name: "host-variation", Usage: "make the reference host differ from its default in a way the spec allows (repeatable, combinable with --host-defect; see serve --list-variations) [MCPCONFORM_HOST_VARIATIONS]"},
 			&cli.StringFlag{Name: "evidence-dir", Usage: "write screenshots, console lines and JSON-RPC messages of checks that did not pass under `DIR` (\"\" disables) [MCPCONFORM_EVIDENCE_DIR]", Value: "mcpconform-results/evidence"},
 			&cli.StringSliceFlag{Name: "hosts", Usage: "test several hosts at once, each in its own browser context (comma-separated) [MCPCONFORM_HOSTS]"},
 			&cli.StringSliceFlag{Name: "clause", Usage: "run only checks of these clauses: MUST (with MUST NOT), SHOULD (with SHOULD NOT), MAY, INFO [MCPCONFORM_CLAUSE]"},

@@ -85,6 +85,10 @@ func TestUsageErrorsExit2WithAClearMessage(t *testing.T) {
 		{"unknown defect", nil, []string{"run", "--host-defect", "nope"}, `unknown host defect "nope"`},
 		{"unknown defect from env", []string{"MCPCONFORM_HOST_DEFECTS=no-visibility-guard,nope"}, []string{"run"}, `unknown host defect "nope"`},
 		{"defect on another host", nil, []string{"run", "--host", "inspector", "--host-defect", "ping-unanswered"}, `--host-defect applies to the reference host only`},
+		{"unknown variation", nil, []string{"run", "--host-variation", "nope"}, `unknown host variation "nope"`},
+		{"unknown variation from env", []string{"MCPCONFORM_HOST_VARIATIONS=no-agent,nope"}, []string{"run"}, `unknown host variation "nope"`},
+		{"variation on another host", nil, []string{"run", "--host", "inspector", "--host-variation", "no-agent"}, `--host-variation applies to the reference host only`},
+		{"unknown serve variation", nil, []string{"serve", "--host-variation", "nope"}, `unknown host variation "nope"`},
 		{"bad serve server", nil, []string{"serve", "--server", "ftp://x"}, `--server "ftp://x" is not an http(s) URL`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -228,6 +232,13 @@ func TestHostDefectFailsItsCheck(t *testing.T) {
 func TestServeListsDefects(t *testing.T) {
 	stdout, _, code := mcpconform(t, nil, "serve", "--list-defects")
 	if code != 0 || !strings.Contains(stdout, "no-visibility-guard") || !strings.Contains(stdout, "S L401") {
+		t.Fatalf("exit %d:\n%s", code, stdout)
+	}
+}
+
+func TestServeListsVariations(t *testing.T) {
+	stdout, _, code := mcpconform(t, nil, "serve", "--list-variations")
+	if code != 0 || !strings.Contains(stdout, "no-agent") || !strings.Contains(stdout, "S L1120") {
 		t.Fatalf("exit %d:\n%s", code, stdout)
 	}
 }

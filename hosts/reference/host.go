@@ -39,6 +39,8 @@ type Host struct {
 	browserhost.Downloads // checkDownload
 	srv                   *Server
 	defects               DefectSet
+	variations            VariationSet
+	stopConsent           context.CancelFunc
 }
 
 // New returns the defect-free reference host; Setup starts its backend.
@@ -46,14 +48,21 @@ func New() *Host { return NewWithDefects(nil) }
 
 // NewWithDefects returns a reference host that breaks the requirements the
 // defects name (see Defects).
-func NewWithDefects(d DefectSet) *Host {
-	return &Host{Base: &browserhost.Base{AppFrame: []string{selAppFrame, "iframe"}}, defects: d}
+func NewWithDefects(d DefectSet) *Host { return NewWith(d, nil) }
+
+// NewWith returns a reference host with defects (requirements it breaks)
+// and variations (legal differences, see Variations).
+func NewWith(d DefectSet, v VariationSet) *Host {
+	return &Host{Base: &browserhost.Base{AppFrame: []string{selAppFrame, "iframe"}}, defects: d, variations: v}
 }
 
 func (h *Host) Name() string { return "reference" }
 
 // Defects are the defects this host was built with.
 func (h *Host) Defects() DefectSet { return h.defects }
+
+// Variations are the legal variations this host was built with.
+func (h *Host) Variations() VariationSet { return h.variations }
 
 // Server is the running backend, once Setup has run.
 func (h *Host) Server() *Server { return h.srv }
@@ -65,7 +74,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if env.SecondServerURL != "" {
 		servers = append(servers, env.SecondServerURL)
 	}
-	srv, err := NewServer(ctx, ServerOptions{MCPServers: servers, Defects: h.defects})
+	srv, err := NewServer(ctx, ServerOptions{MCPServers: servers, Defects: h.defects, Variations: h.variations})
 	if err != nil {
 		return nil, err
 	}
@@ -87,11 +96,36 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
+	if h.variations["message-consent"] {
+		// The user of a host that asks consent for ui/message: the driver
+		// accepts each such dialog as it appears.
+		var cctx context.Context
+		cctx, h.stopConsent = context.WithCancel(context.Background())
+		go h.acceptMessageConsent(cctx)
+	}
 	return h.Bind(ctx, timeout)
+}
+
+func (h *Host) acceptMessageConsent(ctx context.Context) {
+	confirm := h.Page.Locator(`[data-testid="dialog-message"] [data-testid="dialog-confirm"]`)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		if n, err := confirm.Count(); err == nil && n > 0 {
+			ms := 2000.0
+			confirm.First().Click(playwright.LocatorClickOptions{Timeout: &ms})
+		}
+	}
 }
 
 // Teardown closes the page and the backend.
 func (h *Host) Teardown(ctx context.Context) error {
+	if h.stopConsent != nil {
+		h.stopConsent()
+	}
 	err := h.Close()
 	if h.srv != nil {
 		h.srv.Close()

@@ -1,6 +1,6 @@
 // The host context the page controls: theme and styles, locale.
 
-import { defect } from "./config";
+import { defect, variation } from "./config";
 import { el, themeBtn, localeSelect, log } from "./layout";
 import { views } from "./view";
 
@@ -28,7 +28,7 @@ function setTheme(t: Theme): void {
   theme = t;
   document.body.className = `theme-${t}`;
   themeBtn.textContent = t === "dark" ? "Light mode" : "Dark mode";
-  if (defect("no-context-changed-on-theme")) return;
+  if (defect("no-context-changed-on-theme") || variation("no-context-changed-on-theme")) return;
   for (const v of views) v.contextChanged({ theme, styles: styles() });
 }
 themeBtn.addEventListener("click", () => setTheme(theme === "light" ? "dark" : "light"));

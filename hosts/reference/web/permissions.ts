@@ -2,7 +2,7 @@
 // attribute (S L484: the Sandbox MAY set it; the host grants no more than
 // the resource asked for, S L286).
 
-import { defect } from "./config";
+import { defect, variation } from "./config";
 
 const PERMISSION_FEATURES: Record<string, string> = {
   camera: "camera",
@@ -12,7 +12,7 @@ const PERMISSION_FEATURES: Record<string, string> = {
 };
 
 export function grantedPermissions(requested: unknown): Record<string, object> {
-  if (defect("permissions-ignored")) return {};
+  if (defect("permissions-ignored") || variation("no-permissions-allow")) return {};
   const keys = defect("permissions-granted-unrequested")
     ? Object.keys(PERMISSION_FEATURES)
     : Object.keys(requested && typeof requested === "object" ? requested : {}).filter((k) => k in PERMISSION_FEATURES);

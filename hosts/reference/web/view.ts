@@ -1,9 +1,9 @@
 // One rendered app: the sandbox proxy iframe, the View's JSON-RPC session,
 // its tool call, display modes and teardown.
 
-import { config, sandboxOrigin, defect, direct, opaqueProxy, viewOrigin, SUPPORTED_VERSIONS, DISPLAY_MODES, DISPLAY_MODE_LABELS } from "./config";
+import { config, sandboxOrigin, defect, variation, AVAILABLE_DISPLAY_MODES, direct, opaqueProxy, viewOrigin, SUPPORTED_VERSIONS, DISPLAY_MODES, DISPLAY_MODE_LABELS } from "./config";
 import { el, sleep, log } from "./layout";
-import { followConversation, api, userMessage } from "./conversation";
+import { followConversation, addTurn, api, userMessage } from "./conversation";
 import { confirmDialog } from "./dialogs";
 import { theme, locale, styles } from "./context";
 import { grantedPermissions, allowAttribute } from "./permissions";
@@ -26,6 +26,29 @@ interface Outcome {
 }
 
 export const views = new Set<AppView>();
+
+// The optional host capabilities, and which a variation takes away.
+const OPTIONAL_CAPABILITIES = ["message", "updateModelContext", "openLinks", "downloadFile", "logging", "sampling", "serverResources"];
+const CAPABILITY_VARIATION: Record<string, string> = {
+  message: "no-capability-message",
+  updateModelContext: "no-capability-update-model-context",
+  openLinks: "no-capability-open-links",
+  downloadFile: "no-capability-download-file",
+  logging: "no-capability-logging",
+  sampling: "no-capability-sampling",
+  serverResources: "no-capability-server-resources",
+};
+const offers = (cap: string): boolean => !OPTIONAL_CAPABILITIES.includes(cap) || !(variation("no-optional-capabilities") || variation(CAPABILITY_VARIATION[cap]));
+// A method of an optional capability answers -32601 when it is not offered.
+const CAPABILITY_OF_METHOD: Record<string, string> = {
+  "ui/message": "message",
+  "ui/update-model-context": "updateModelContext",
+  "ui/open-link": "openLinks",
+  "ui/download-file": "downloadFile",
+  "sampling/createMessage": "sampling",
+  "resources/read": "serverResources",
+  "resources/list": "serverResources",
+};
 
 export class AppView {
   readonly frame: HTMLIFrameElement;
@@ -180,6 +203,12 @@ export class AppView {
   }
 
   notify(method: string, params: unknown): void {
+    if (params && typeof params === "object" && (variation("payload-meta-on-notifications") || variation("payload-extra-keys"))) {
+      const p = { ...(params as Record<string, unknown>) };
+      if (variation("payload-meta-on-notifications")) p._meta = { ...((p._meta as object) ?? {}), "io.mcpconform.reference/sent": Date.now() };
+      if (variation("payload-extra-keys")) p["x-reference-extra"] = { note: "an unknown key a View must ignore" };
+      params = p;
+    }
     this.send({ jsonrpc: "2.0", method, params });
   }
 
@@ -201,6 +230,9 @@ export class AppView {
   }
 
   contextChanged(partial: Record<string, unknown>): void {
+    if (variation("context-empty")) return;
+    if (variation("context-minimal")) partial = "theme" in partial ? { theme: partial.theme } : {};
+    if (Object.keys(partial).length === 0) return;
     if (this.initialized) this.notify("ui/notifications/host-context-changed", partial);
   }
 
@@ -220,7 +252,7 @@ export class AppView {
   // L786: never one it did not; a View that declared none stays inline).
   private offeredDisplayModes(): string[] {
     const declared: unknown = this.appCapabilities?.availableDisplayModes;
-    const offered = DISPLAY_MODES.filter((m) => Array.isArray(declared) && declared.includes(m));
+    const offered = AVAILABLE_DISPLAY_MODES.filter((m) => Array.isArray(declared) && declared.includes(m));
     return offered.includes(this.displayMode) ? offered : [this.displayMode, ...offered];
   }
 
@@ -271,7 +303,9 @@ export class AppView {
   private hostContext(): Record<string, unknown> {
     const containerDimensions = this.containerDimensions();
     this.dims = JSON.stringify(containerDimensions);
-    return {
+    if (variation("context-empty")) return {};
+    if (variation("context-minimal")) return { theme };
+    const ctx: Record<string, unknown> = {
       theme,
       styles: styles(),
       displayMode: defect("display-mode-unavailable") ? "maximized" : this.displayMode,
@@ -285,6 +319,10 @@ export class AppView {
       safeAreaInsets: { top: 0, right: 0, bottom: 0, left: 0 },
       toolInfo: { id: this.launch.callId, tool: this.launch.tool },
     };
+    if (variation("display-modes-inline-only")) ctx.availableDisplayModes = ["inline"];
+    if (variation("display-modes-absent")) delete ctx.availableDisplayModes;
+    if (variation("payload-extra-keys")) ctx["x-reference-extra"] = { note: "an unknown hostContext key" };
+    return ctx;
   }
 
   private hostCapabilities(): Record<string, unknown> {
@@ -293,7 +331,7 @@ export class AppView {
     const sandbox: Record<string, unknown> = {};
     if (csp) sandbox.csp = csp;
     if (Object.keys(this.permissions).length > 0) sandbox.permissions = this.permissions;
-    return {
+    const caps: Record<string, unknown> = {
       openLinks: {},
       downloadFile: {},
       serverTools: {},
@@ -304,6 +342,8 @@ export class AppView {
       sampling: {},
       sandbox,
     };
+    for (const c of OPTIONAL_CAPABILITIES) if (!offers(c)) delete caps[c];
+    return caps;
   }
 
   private onMessage = (ev: MessageEvent): void => {
@@ -318,7 +358,7 @@ export class AppView {
           html: this.launch.resource?.html ?? "",
           csp: this.launch.resource?.ui?.csp,
           permissions: this.permissions,
-          sandbox: defect("view-not-sandboxed") ? null : defect("view-allow-downloads") ? "allow-scripts allow-forms allow-downloads" : "allow-scripts allow-forms",
+          sandbox: defect("view-not-sandboxed") ? null : defect("view-allow-downloads") ? "allow-scripts allow-forms allow-downloads" : variation("view-same-origin") ? "allow-scripts allow-same-origin allow-forms" : "allow-scripts allow-forms",
         },
       });
       return;
@@ -348,11 +388,16 @@ export class AppView {
   }
 
   private error(id: unknown, code: number, message: string): void {
+    // The errors-32000 variation: refusals for bad params use the generic
+    // server-error code.
+    if (code === -32602 && variation("errors-32000")) code = -32000;
     this.send({ jsonrpc: "2.0", id, error: { code, message } });
   }
 
   private async onRequest(msg: any): Promise<void> {
     const p = msg.params ?? {};
+    const needs = Object.hasOwn(CAPABILITY_OF_METHOD, msg.method) ? CAPABILITY_OF_METHOD[msg.method] : undefined;
+    if (needs && !offers(needs)) return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
     try {
       switch (msg.method) {
         case "ui/initialize": {
@@ -398,8 +443,15 @@ export class AppView {
           const blocks = Array.isArray(p.content) ? p.content : p.content ? [p.content] : [];
           const text = blocks.filter((b: any) => b?.type === "text").map((b: any) => b.text).join("\n");
           if (!text) return this.error(msg.id, -32602, "ui/message: no text content");
+          if (variation("message-consent")) {
+            const ok = await confirmDialog("message", "Send the app's message?", text);
+            if (!ok) return this.error(msg.id, -32000, "The user declined the app's message");
+          }
           this.reply(msg.id, {});
           if (defect("message-dropped")) return;
+          // Without an agent the message shows in the conversation and
+          // nobody answers.
+          if (variation("no-agent")) return void addTurn("user", text);
           await userMessage(text);
           return;
         }
@@ -415,6 +467,10 @@ export class AppView {
             return this.error(msg.id, -32602, "Invalid URL");
           }
           if (url.protocol !== "http:" && url.protocol !== "https:" && !defect("open-link-unvalidated")) return this.error(msg.id, -32602, "Invalid URL: only http and https links open");
+          if (variation("open-link-refused")) {
+            log("host", `refused to open ${url.href}`);
+            return this.reply(msg.id, { isError: true });
+          }
           const ok = await confirmDialog("open-link", "Open external link?", url.href);
           if (!ok) return this.error(msg.id, -32000, "The user declined to open the link");
           if (!defect("link-not-opened")) window.open(url.href, "_blank", "noopener");
@@ -469,7 +525,7 @@ export class AppView {
           // Never switch to a mode the app did not declare (S L786); answer
           // with the resulting mode, the current one when refused (L787-788).
           const declared: string[] | undefined = this.appCapabilities?.availableDisplayModes;
-          const allowed = DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted"));
+          const allowed = AVAILABLE_DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted"));
           if (allowed && want !== this.displayMode) this.setDisplayMode(want);
           if (defect("display-mode-invalid-result")) return this.reply(msg.id, { mode: "maximized" });
           return this.reply(msg.id, { mode: this.displayMode });
@@ -491,7 +547,16 @@ export class AppView {
     let args = this.launch.arguments;
     if (defect("tool-input-extra-args")) args = { ...args, injected: "by-host" };
     const keys = Object.keys(args);
-    const partials = keys.map((_, i) => Object.fromEntries(keys.slice(0, i).map((k) => [k, args[k]])));
+    let partials = keys.map((_, i) => Object.fromEntries(keys.slice(0, i).map((k) => [k, args[k]])));
+    if (variation("tool-input-partial-none")) partials = [];
+    if (variation("tool-input-partial-once")) partials = [{}];
+    if (variation("tool-input-partial-many")) {
+      const grow = keys.map((_, i) => Object.fromEntries(keys.slice(0, i + 1).map((k) => [k, args[k]])));
+      partials = [{}, {}, ...grow, ...grow].slice(0, 6);
+      while (partials.length < 6) partials.push(partials[partials.length - 1] ?? {});
+    }
+    // Structured clone keeps an undefined-valued key that JSON drops.
+    if (variation("payload-undefined-keys")) args = { ...args, unsetByHost: undefined };
     const partial = (a: Record<string, unknown>) => this.notify("ui/notifications/tool-input-partial", { arguments: a });
     const input = () => this.notify("ui/notifications/tool-input", { arguments: args });
     if (!defect("partial-after-input")) partials.forEach(partial);
@@ -517,6 +582,7 @@ export class AppView {
       const { structuredContent: _s, _meta: _m, ...rest } = result;
       result = rest;
     }
+    if (variation("payload-undefined-keys")) result = { ...result, unsetByHost: undefined };
     if (!defect("tool-result-missing")) this.notify("ui/notifications/tool-result", result);
   }
 
@@ -547,6 +613,7 @@ export class AppView {
         // Accepted: the graceful path, ui/resource-teardown first (draft
         // L1459).
         log("host", "the app asked to be closed");
+        if (variation("request-teardown-ignored")) return void log("host", "ignored the app's request to be closed");
         if (defect("request-teardown-skips-teardown")) {
           this.remove();
           return;
@@ -554,6 +621,7 @@ export class AppView {
         void this.close("The app asked to be closed");
         return;
       case "notifications/message":
+        if (!offers("logging")) return;
         // Logging (hostCapabilities.logging): recorded, never answered.
         log("host", `app log [${msg.params?.level ?? "info"}]: ${JSON.stringify(msg.params?.data)}`);
         if (defect("log-message-error-reply")) this.send({ jsonrpc: "2.0", id: null, error: { code: -32601, message: "Method not found: notifications/message" } });

@@ -176,4 +176,5 @@ func TestSelfTest(t *testing.T) {
 		}
 	}
 	t.Logf("mutation score %d/%d (scope %s) in %s", len(s.Proven), s.Checks, scope, time.Since(start).Round(time.Second))
+	checkSpecificity(t, ctx, hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second})
 }

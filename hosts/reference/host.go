@@ -103,6 +103,13 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		cctx, h.stopConsent = context.WithCancel(context.Background())
 		go h.acceptMessageConsent(cctx)
 	}
+	if h.variations["rerender-once"] {
+		// The driver knows its host: the suite to bind is the fresh View.
+		ms := float64(timeout.Milliseconds())
+		if err := h.Page.Locator(`[data-testid="rpc-log"] li[data-dir="host"]`).Filter(playwright.LocatorFilterOptions{HasText: "re-rendering the View"}).First().WaitFor(playwright.LocatorWaitForOptions{Timeout: &ms}); err != nil {
+			return nil, fmt.Errorf("the View was never re-rendered: %w", err)
+		}
+	}
 	return h.Bind(ctx, timeout)
 }
 

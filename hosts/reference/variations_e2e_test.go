@@ -547,6 +547,32 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Error("the host did not log that it ignored the request")
 		}
 	})
+	one("rerender-once", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-rerender")
+		deadline := time.Now().Add(10 * time.Second)
+		count := func(dir, method string) int {
+			n := 0
+			for _, e := range p.log() {
+				if e.Dir == dir && e.Msg["method"] == method {
+					n++
+				}
+			}
+			return n
+		}
+		for time.Now().Before(deadline) && (count("← view", "ui/initialize") < 2 || count("→ view", "ui/notifications/tool-input") < 2) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if i, in := count("← view", "ui/initialize"), count("→ view", "ui/notifications/tool-input"); i != 2 || in != 2 {
+			t.Errorf("%d ui/initialize and %d tool-input, want 2 of each (one per View instance)", i, in)
+		}
+		if !strings.Contains(p.hostLog(), "re-rendering the View") {
+			t.Error("the host did not log the re-render")
+		}
+		// The fresh View is the one shown and it works.
+		if r := p.rpc("ping", map[string]any{}, false); r == nil || r["result"] == nil {
+			t.Errorf("ping from the fresh View answered %v", r)
+		}
+	})
 	one("message-consent", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-consent")
 		done := make(chan map[string]any, 1)

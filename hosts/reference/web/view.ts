@@ -68,6 +68,7 @@ export class AppView {
   private outcomeSent = false;
   private closing: Promise<void> | null = null;
   private removed = false;
+  private rerendered = false;
   // Set while a defective close waits for the View's next proxied call.
   private onProxied: (() => void) | null = null;
   // The containerDimensions the View last heard (JSON), in ui/initialize's
@@ -351,16 +352,7 @@ export class AppView {
     const msg = ev.data;
     if (!msg || typeof msg !== "object" || msg.jsonrpc !== "2.0") return;
     if (msg.method === "ui/notifications/sandbox-proxy-ready") {
-      this.post({
-        jsonrpc: "2.0",
-        method: "ui/notifications/sandbox-resource-ready",
-        params: {
-          html: this.launch.resource?.html ?? "",
-          csp: this.launch.resource?.ui?.csp,
-          permissions: this.permissions,
-          sandbox: defect("view-not-sandboxed") ? null : defect("view-allow-downloads") ? "allow-scripts allow-forms allow-downloads" : variation("view-same-origin") ? "allow-scripts allow-same-origin allow-forms" : "allow-scripts allow-forms",
-        },
-      });
+      this.sendResource();
       return;
     }
     log("← view", msg, this.launch.callId);
@@ -382,6 +374,35 @@ export class AppView {
       settle?.(msg);
     }
   };
+
+  // The View's HTML to the proxy, which renders it in a fresh inner frame.
+  private sendResource(): void {
+    this.post({
+      jsonrpc: "2.0",
+      method: "ui/notifications/sandbox-resource-ready",
+      params: {
+        html: this.launch.resource?.html ?? "",
+        csp: this.launch.resource?.ui?.csp,
+        permissions: this.permissions,
+        sandbox: defect("view-not-sandboxed") ? null : defect("view-allow-downloads") ? "allow-scripts allow-forms allow-downloads" : variation("view-same-origin") ? "allow-scripts allow-same-origin allow-forms" : "allow-scripts allow-forms",
+      },
+    });
+  }
+
+  // The rerender-once variation: the View is rendered again from scratch
+  // (as a host does that re-mounts its app component); the fresh View
+  // initializes anew and gets the tool data again.
+  private rerender(): void {
+    if (this.removed || direct) return;
+    log("host", `re-rendering the View of ${this.launch.tool.name}`);
+    this.initialized = false;
+    this.inputSent = false;
+    this.outcomeSent = false;
+    this.appCapabilities = {};
+    for (const [, settle] of this.pending) settle({ jsonrpc: "2.0", error: { code: -32000, message: "View re-rendered" } });
+    this.pending.clear();
+    this.sendResource();
+  }
 
   private reply(id: unknown, result: unknown): void {
     this.send({ jsonrpc: "2.0", id, result });
@@ -591,6 +612,10 @@ export class AppView {
       case "ui/notifications/initialized":
         if (this.initialized) return;
         this.initialized = true;
+        if (variation("rerender-once") && !this.rerendered) {
+          this.rerendered = true;
+          setTimeout(() => this.rerender(), 300);
+        }
         // Tool data only after initialized (S L485, L1106).
         if (defect("tool-result-before-input") && this.outcome?.result !== undefined) {
           this.deliverOutcomeFirst();

@@ -119,7 +119,7 @@ func runSpecificity(ctx context.Context, w io.Writer, o selftest.Options) (selft
 		if len(r.Problems) > 0 || r.Err != nil {
 			mark = "BAD "
 		}
-		fmt.Fprintf(w, "%s variation %s\n", mark, r.Name())
+		fmt.Fprintf(w, "%s variation %-40s %s\n", mark, r.Name(), r.Tally())
 		if r.Err != nil {
 			fmt.Fprintf(w, "      run failed: %v\n", r.Err)
 		}

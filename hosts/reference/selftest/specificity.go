@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
@@ -42,6 +43,24 @@ type VariationRun struct {
 // Name is the variation set joined with "+".
 func (r VariationRun) Name() string { return strings.Join(r.Variations, "+") }
 
+// Tally counts the run's checks by status, e.g. "60 PASS, 6 SKIP".
+func (r VariationRun) Tally() string {
+	n := map[protocol.Status]int{}
+	var order []protocol.Status
+	for _, c := range r.Cases {
+		if n[c.Status] == 0 {
+			order = append(order, c.Status)
+		}
+		n[c.Status]++
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i] < order[j] })
+	var parts []string
+	for _, s := range order {
+		parts = append(parts, fmt.Sprintf("%d %s", n[s], s))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Specificity is the whole specificity pass.
 type Specificity struct {
 	Runs      []VariationRun
@@ -65,6 +84,9 @@ type SpecificityOptions struct {
 	// Sets overrides the variation sets (default: each variation alone,
 	// then Combinations).
 	Sets [][]string
+	// Catalogue is the number of checks each run must report (default:
+	// the suite's catalogue, suite.IDs): a run that ran fewer proves less.
+	Catalogue int
 	// Progress is called as each variation run finishes.
 	Progress func(r VariationRun)
 }
@@ -94,6 +116,13 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 	if sets == nil {
 		sets = VariationSets()
 	}
+	if o.Catalogue == 0 {
+		ids, err := suite.IDs()
+		if err != nil {
+			return Specificity{}, err
+		}
+		o.Catalogue = len(ids)
+	}
 	for _, set := range sets {
 		if _, err := reference.ParseVariations(set); err != nil {
 			return Specificity{}, err
@@ -113,6 +142,9 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 			r := VariationRun{Variations: vs.List()}
 			hr, err := o.Run(ctx, reference.NewWith(nil, vs), runner.Options{Env: o.Env})
 			r.Cases, r.Err = hr.Cases, err
+			if err == nil && len(hr.Cases) != o.Catalogue {
+				r.Problems = append(r.Problems, fmt.Sprintf("ran %d checks, the catalogue has %d", len(hr.Cases), o.Catalogue))
+			}
 			for _, c := range hr.Cases {
 				if isFalseFailure(c.Status) {
 					r.Problems = append(r.Problems, fmt.Sprintf("%s went %s under a legal variation (false failure): %s", c.ID, c.Status, c.Message))

@@ -34,7 +34,7 @@ func checkSpecificitySets(t *testing.T, ctx context.Context, env hosts.Env, sets
 		Options: selftest.Options{Env: env, Parallel: 3},
 		Sets:    sets,
 		Progress: func(r selftest.VariationRun) {
-			t.Logf("%6.1fs variation %s: %d problem(s)", time.Since(start).Seconds(), r.Name(), len(r.Problems))
+			t.Logf("%6.1fs variation %s: %d problem(s); %s", time.Since(start).Seconds(), r.Name(), len(r.Problems), r.Tally())
 		},
 	})
 	if err != nil {
@@ -89,7 +89,7 @@ func TestSpecificityCatchesFalseFailures(t *testing.T) {
 		return hr, nil
 	}
 	sets := [][]string{{"no-agent"}, {"context-minimal"}, {"no-capability-message"}, {"tool-input-partial-none"}, {"context-minimal", "no-agent"}}
-	sp, err := selftest.RunSpecificity(context.Background(), selftest.SpecificityOptions{Options: selftest.Options{Run: fake}, Sets: sets})
+	sp, err := selftest.RunSpecificity(context.Background(), selftest.SpecificityOptions{Options: selftest.Options{Run: fake}, Sets: sets, Catalogue: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,15 @@ func TestSpecificityCatchesFalseFailures(t *testing.T) {
 			if joined != "" {
 				t.Errorf("clean run has problems: %q", joined)
 			}
+			if r.Tally() != "2 PASS, 1 SKIP" {
+				t.Errorf("tally %q", r.Tally())
+			}
 		}
+	}
+	// A run that reports fewer checks than the catalogue proves less.
+	short, err := selftest.RunSpecificity(context.Background(), selftest.SpecificityOptions{Options: selftest.Options{Run: fake}, Sets: [][]string{{"tool-input-partial-none"}}, Catalogue: 4})
+	if err != nil || short.OK() || !strings.Contains(strings.Join(short.Runs[0].Problems, ""), "ran 3 checks, the catalogue has 4") {
+		t.Errorf("a short run passed: %v %+v", err, short.Runs)
 	}
 	if _, err := selftest.RunSpecificity(context.Background(), selftest.SpecificityOptions{Options: selftest.Options{Run: fake}, Sets: [][]string{{"nope"}}}); err == nil {
 		t.Error("an unknown variation was accepted")

@@ -86,11 +86,18 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if _, err := h.Page.Goto(srv.HostURL + "/"); err != nil {
 		return nil, fmt.Errorf("opening the reference host page: %w", err)
 	}
-	if err := h.Page.Locator(selComposer).Fill(Prompt); err != nil {
-		return nil, fmt.Errorf("typing the prompt: %w", err)
-	}
-	if err := h.Page.Locator(selSend).Click(); err != nil {
-		return nil, fmt.Errorf("sending the prompt: %w", err)
+	if h.variations["no-agent"] {
+		// Without an agent the user calls the suite's tool from the picker.
+		if err := h.callFromPicker(SuiteTool, fmt.Sprintf(`{"nonce":%q}`, nonce())); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := h.Page.Locator(selComposer).Fill(Prompt); err != nil {
+			return nil, fmt.Errorf("typing the prompt: %w", err)
+		}
+		if err := h.Page.Locator(selSend).Click(); err != nil {
+			return nil, fmt.Errorf("sending the prompt: %w", err)
+		}
 	}
 	timeout := env.AppTimeout
 	if timeout <= 0 {
@@ -111,6 +118,29 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		}
 	}
 	return h.Bind(ctx, timeout)
+}
+
+// callFromPicker calls a tool through the host's tool picker, as a user of
+// a host without an agent does.
+func (h *Host) callFromPicker(tool, args string) error {
+	ms := 10000.0
+	steps := []struct {
+		what string
+		do   func() error
+	}{
+		{"opening the tool picker", func() error { return h.Page.Locator(`[data-testid="tool-picker"]`).Click() }},
+		{"choosing " + tool, func() error {
+			return h.Page.Locator(fmt.Sprintf(`[data-testid="tool-option"][data-tool=%q]`, tool)).Click(playwright.LocatorClickOptions{Timeout: &ms})
+		}},
+		{"entering the arguments", func() error { return h.Page.Locator(`[data-testid="tool-args"]`).Fill(args) }},
+		{"calling " + tool, func() error { return h.Page.Locator(`[data-testid="tool-call"]`).Click() }},
+	}
+	for _, s := range steps {
+		if err := s.do(); err != nil {
+			return fmt.Errorf("%s: %w", s.what, err)
+		}
+	}
+	return nil
 }
 
 func (h *Host) acceptMessageConsent(ctx context.Context) {

@@ -29,7 +29,7 @@ var Variations = []Variation{
 	{"no-capability-logging", "no hostCapabilities.logging (\"Host accepts log messages\", optional); notifications/message is ignored (S L622-660)"},
 	{"no-capability-sampling", "no hostCapabilities.sampling; sampling/createMessage answers -32601 (draft L534: \"Apps MUST check hostCapabilities.sampling first\")"},
 	{"no-capability-server-resources", "no hostCapabilities.serverResources; resources/read and resources/list answer -32601 (S L622-660; S L487 \"The Host MAY forward\")"},
-	{"no-agent", "ui/message is added to the conversation but no model ever answers (a development host such as an inspector): \"Host SHOULD add the message to the conversation context\" (S L1033) asks nothing of a model"},
+	{"no-agent", "ui/message (and the user's own messages) are added to the conversation but no model ever answers; the user calls tools from the tool picker (a development host such as an inspector): \"Host SHOULD add the message to the conversation context\" (S L1033) asks nothing of a model"},
 	{"payload-undefined-keys", "tool-input arguments and the tool-result carry a key whose value is undefined, which postMessage's structured clone keeps and JSON drops: JSON-RPC over postMessage (S §Communication Protocol); the JSON payload is unchanged"},
 	{"payload-extra-keys", "unknown extra keys in the ui/initialize result, hostContext and notification params: the schemas are passthrough and HostContext has an index signature (S L533-600; SDK McpUiInitializeResultSchema)"},
 	{"payload-meta-on-notifications", "every host-to-View notification carries params._meta: MCP notification params may always hold _meta (MCP base protocol, Notification.params._meta)"},

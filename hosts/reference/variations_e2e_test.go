@@ -328,7 +328,21 @@ func TestVariationsTakeEffect(t *testing.T) {
 		})
 	}
 	one("no-agent", func(t *testing.T, p *varPage) {
-		p.openProbeView("var-no-agent")
+		// No agent to ask: the probe is called from the tool picker, as the
+		// host driver calls the suite.
+		if err := p.page.Locator(`[data-testid="tool-picker"]`).Click(); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.page.Locator(fmt.Sprintf(`[data-testid="tool-option"][data-tool=%q]`, mcpserver.ToolSlow)).Click(); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.page.Locator(`[data-testid="tool-args"]`).Fill(`{"probe":"var-no-agent","delayMs":100}`); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.page.Locator(`[data-testid="tool-call"]`).Click(); err != nil {
+			t.Fatal(err)
+		}
+		waitReports(t, "var-no-agent", "tool-input")
 		turns := func() int {
 			n, _ := p.page.Locator(`[data-testid="conversation"] [data-role="assistant"]`).Count()
 			return n
@@ -341,8 +355,10 @@ func TestVariationsTakeEffect(t *testing.T) {
 		if txt, _ := p.page.Locator(`[data-testid="conversation"] [data-role="user"]`).Last().TextContent(); !strings.Contains(txt, "no-agent-marker") {
 			t.Errorf("the message is not in the conversation: last user turn %q", txt)
 		}
+		say(t, p.page, "Please list your tools")
+		time.Sleep(1500 * time.Millisecond)
 		if after := turns(); after != before {
-			t.Errorf("%d assistant turn(s) appeared after ui/message, want none", after-before)
+			t.Errorf("%d assistant turn(s) appeared after ui/message and a user message, want none", after-before)
 		}
 	})
 	one("payload-undefined-keys", func(t *testing.T, p *varPage) {

@@ -1,5 +1,6 @@
 // The conversation: turns, the composer and the backend's chat API.
 
+import { variation } from "./config";
 import { el, newChatBtn, conversation, input, composer, log } from "./layout";
 import { type Launch, AppView, views } from "./view";
 
@@ -37,6 +38,9 @@ export function showReply(r: Reply): void {
 
 export async function userMessage(text: string): Promise<void> {
   addTurn("user", text);
+  // The no-agent variation (a development host): the conversation shows
+  // the message and no model answers it; tools are called from the picker.
+  if (variation("no-agent")) return;
   showReply(await api<Reply>("/api/chat", { text }));
 }
 

@@ -3,7 +3,7 @@
 
 import { config, sandboxOrigin, defect, variation, AVAILABLE_DISPLAY_MODES, direct, opaqueProxy, viewOrigin, SUPPORTED_VERSIONS, DISPLAY_MODES, DISPLAY_MODE_LABELS } from "./config";
 import { el, sleep, log } from "./layout";
-import { followConversation, addTurn, api, userMessage } from "./conversation";
+import { followConversation, api, userMessage } from "./conversation";
 import { confirmDialog } from "./dialogs";
 import { theme, locale, styles } from "./context";
 import { grantedPermissions, allowAttribute } from "./permissions";
@@ -470,9 +470,6 @@ export class AppView {
           }
           this.reply(msg.id, {});
           if (defect("message-dropped")) return;
-          // Without an agent the message shows in the conversation and
-          // nobody answers.
-          if (variation("no-agent")) return void addTurn("user", text);
           await userMessage(text);
           return;
         }

@@ -21,6 +21,10 @@ type Variation struct {
 var Variations = []Variation{
 	{"context-minimal", "hostContext holds only theme, and host-context-changed only theme: every HostContext field is optional (S L533-600, `theme?`, `styles?`, ...)"},
 	{"context-empty", "hostContext is {} and never changes: \"the Host SHOULD include UI-specific context\" (S L533) and every HostContext field is optional (S L533-600)"},
+	{"context-changed-full", "every host-context-changed carries the whole hostContext, the changed field included: its params are Partial<HostContext> (S L1229 \"contains partial updates\"), which the whole context satisfies"},
+	{"theme-dark-initially", "the host starts in dark theme: theme is \"light\" | \"dark\" (S L533-600, `theme?`)"},
+	{"locale-non-english", "the user's locale is ja-JP: locale is any BCP 47 tag (S L533-600, \"User's language/region preference\")"},
+	{"container-fixed-height", "the inline container has a fixed height ({height, width}) and size-changed does not resize it: \"Fixed | height or width | Host controls the size\"; the size-changed MUST applies \"when using flexible dimensions\" (S §Container Dimensions, L669-733)"},
 	{"no-optional-capabilities", "hostCapabilities holds only serverTools and sandbox; message, updateModelContext, openLinks, downloadFile, logging, sampling and serverResources are absent and their methods answer -32601: every HostCapabilities member is optional (S L622-660)"},
 	{"no-capability-message", "no hostCapabilities.message; ui/message answers -32601 (S L622-660, every member optional)"},
 	{"no-capability-update-model-context", "no hostCapabilities.updateModelContext; ui/update-model-context answers -32601 (S L622-660)"},

@@ -311,6 +311,50 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Errorf("host-context-changed sent: %v", ch)
 		}
 	})
+	one("context-changed-full", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-ctx-full")
+		p.toggleTheme()
+		ch := p.sent("ui/notifications/host-context-changed")
+		if len(ch) == 0 {
+			t.Fatal("no host-context-changed after a theme change")
+		}
+		params := ch[len(ch)-1]["params"].(map[string]any)
+		full := p.initResult()["hostContext"].(map[string]any)
+		if params["theme"] != "dark" || len(params) != len(full) {
+			t.Errorf("host-context-changed has %v, want the whole context (%d fields) with theme dark", keys(params), len(full))
+		}
+	})
+	one("theme-dark-initially", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-dark")
+		if got := p.initResult()["hostContext"].(map[string]any)["theme"]; got != "dark" {
+			t.Errorf("theme %v, want dark", got)
+		}
+		if cls, _ := p.page.Locator("body").GetAttribute("class"); cls != "theme-dark" {
+			t.Errorf("body class %q", cls)
+		}
+	})
+	one("locale-non-english", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-locale")
+		if got := p.initResult()["hostContext"].(map[string]any)["locale"]; got != "ja-JP" {
+			t.Errorf("locale %v, want ja-JP", got)
+		}
+	})
+	one("container-fixed-height", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-fixed")
+		cd := p.initResult()["hostContext"].(map[string]any)["containerDimensions"].(map[string]any)
+		if _, flexible := cd["maxHeight"]; flexible || fmt.Sprint(cd["height"]) != "480" {
+			t.Errorf("containerDimensions %v, want a fixed height of 480", cd)
+		}
+		p.rpc("ui/notifications/size-changed", map[string]any{"width": 300, "height": 1234}, true)
+		time.Sleep(300 * time.Millisecond)
+		el, err := p.proxy().FrameElement()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, _ := el.Evaluate(`(f) => f.style.height`, nil); h != "480px" {
+			t.Errorf("after size-changed the frame is %v high, want the fixed 480px", h)
+		}
+	})
 	one("no-optional-capabilities", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-no-caps")
 		assertCapabilitiesMissing(t, p, "message", "updateModelContext", "openLinks", "downloadFile", "logging", "sampling", "serverResources")

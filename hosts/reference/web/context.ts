@@ -5,7 +5,11 @@ import { el, themeBtn, localeSelect, log } from "./layout";
 import { views } from "./view";
 
 type Theme = "light" | "dark";
-export let theme: Theme = "light";
+export let theme: Theme = variation("theme-dark-initially") ? "dark" : "light";
+if (theme === "dark") {
+  document.body.className = "theme-dark";
+  themeBtn.textContent = "Light mode";
+}
 // The user's language and region (hostContext.locale); the header's locale
 // control changes it.
 const LOCALES: [string, string][] = [
@@ -14,7 +18,7 @@ const LOCALES: [string, string][] = [
   ["de-DE", "Deutsch (Deutschland)"],
   ["ja-JP", "日本語 (日本)"],
 ];
-export let locale = navigator.language || "en-US";
+export let locale = variation("locale-non-english") ? "ja-JP" : navigator.language || "en-US";
 
 const palette: Record<Theme, Record<string, string>> = {
   light: { "--color-background-primary": "#ffffff", "--color-text-primary": "#111827", "--color-border-primary": "#e5e7eb" },

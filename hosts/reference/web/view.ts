@@ -27,6 +27,8 @@ interface Outcome {
 
 export const views = new Set<AppView>();
 
+const FIXED_HEIGHT = 480;
+
 // The optional host capabilities, and which a variation takes away.
 const OPTIONAL_CAPABILITIES = ["message", "updateModelContext", "openLinks", "downloadFile", "logging", "sampling", "serverResources"];
 const CAPABILITY_VARIATION: Record<string, string> = {
@@ -118,6 +120,7 @@ export class AppView {
       el("div", { class: "app-title" }, el("span", { class: "app-name" }, `App · ${launch.tool.name}`), el("span", { class: "spacer" }), this.modeSelect, this.stopBtn, this.closeBtn),
       this.frame,
     );
+    if (variation("container-fixed-height")) this.frame.style.height = `${FIXED_HEIGHT}px`;
     followConversation(() => after.after(this.card));
     views.add(this);
     window.addEventListener("message", this.onMessage);
@@ -232,6 +235,9 @@ export class AppView {
 
   contextChanged(partial: Record<string, unknown>): void {
     if (variation("context-empty")) return;
+    // The context-changed-full variation: every change carries the whole
+    // context, changed field included (a Partial<HostContext> may hold all).
+    if (variation("context-changed-full")) partial = { ...this.hostContext(), ...partial };
     if (variation("context-minimal")) partial = "theme" in partial ? { theme: partial.theme } : {};
     if (Object.keys(partial).length === 0) return;
     if (this.initialized) this.notify("ui/notifications/host-context-changed", partial);
@@ -280,6 +286,9 @@ export class AppView {
     if (defect("container-dimensions-both")) return { height: 420, maxHeight: 6000, width: 640 };
     const r = this.frame.getBoundingClientRect();
     const width = Math.round(r.width) || 640;
+    // The container-fixed-height variation: the host fixes the inline
+    // height (S §Container Dimensions, "Fixed").
+    if (this.displayMode === "inline" && variation("container-fixed-height")) return { height: FIXED_HEIGHT, width };
     if (this.displayMode === "inline") return { maxHeight: 6000, width };
     return { height: Math.round(r.height) || 420, width };
   }
@@ -628,6 +637,8 @@ export class AppView {
         // Flexible height: the View drives it, up to maxHeight (S L718).
         const h = Number(msg.params?.height);
         if (defect("size-changed-ignored")) return;
+        // A fixed height is the host's, not the View's.
+        if (variation("container-fixed-height")) return;
         if (Number.isFinite(h) && h > 0 && this.displayMode === "inline") this.frame.style.height = `${Math.min(Math.ceil(h), 6000)}px`;
         return;
       }

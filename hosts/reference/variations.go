@@ -51,7 +51,7 @@ var Variations = []Variation{
 	{"open-link-refused", "ui/open-link is refused with the result {isError:true} and no dialog: the SDK's result type is {isError?} (S §ui/open-link; \"Host SHOULD open the URL\", S L996)"},
 	{"server-initialize-probes", "the host opens two probe sessions per server, the first initialize with empty capabilities, before the real session: MCP lets a client initialize any number of sessions"},
 	{"request-teardown-ignored", "ui/notifications/request-teardown is logged and ignored: \"Host MAY defer or ignore\" (draft L1458)"},
-	{"rerender-once", "300 ms after ui/notifications/initialized the host renders the View again from scratch; the fresh View sends ui/initialize and gets tool-input and tool-result again: the spec bounds messages per View instance (\"sent at most once\", S L1118) and does not forbid re-rendering"},
+	{"rerender-once", "300 ms after ui/notifications/initialized the host tears the View down gracefully (ui/resource-teardown, awaited) and renders it again from scratch; the fresh View sends ui/initialize and gets tool-input and tool-result again: the spec bounds messages per View instance (\"sent at most once\", S L1118) and does not forbid re-rendering"},
 	{"message-consent", "ui/message waits for the user's consent in a dialog (the driver accepts it) before it is answered and added: \"Host MAY request user consent\" (S L1034)"},
 }
 

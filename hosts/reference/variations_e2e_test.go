@@ -628,6 +628,10 @@ func TestVariationsTakeEffect(t *testing.T) {
 		if !strings.Contains(p.hostLog(), "re-rendering the View") {
 			t.Error("the host did not log the re-render")
 		}
+		// The old instance was torn down the graceful way first.
+		if n := len(p.sent("ui/resource-teardown")); n != 1 {
+			t.Errorf("%d ui/resource-teardown before the re-render, want 1", n)
+		}
 		// The fresh View is the one shown and it works.
 		if r := p.rpc("ping", map[string]any{}, false); r == nil || r["result"] == nil {
 			t.Errorf("ping from the fresh View answered %v", r)

@@ -28,6 +28,7 @@ var Combinations = [][]string{
 	{"context-empty", "display-modes-absent", "tool-input-partial-none", "request-teardown-ignored"},
 	{"csp-meta", "csp-stricter", "view-same-origin", "no-permissions-allow"},
 	{"payload-undefined-keys", "payload-extra-keys", "payload-meta-on-notifications", "errors-32000", "open-link-refused"},
+	{"theme-dark-initially", "locale-non-english", "context-changed-full", "container-fixed-height", "tool-input-partial-many", "rerender-once", "message-consent", "server-initialize-probes"},
 }
 
 // VariationRun is the outcome under one variation set.

@@ -400,9 +400,16 @@ export class AppView {
 
   // The rerender-once variation: the View is rendered again from scratch
   // (as a host does that re-mounts its app component); the fresh View
-  // initializes anew and gets the tool data again.
-  private rerender(): void {
-    if (this.removed || direct) return;
+  // initializes anew and gets the tool data again. The old instance is torn
+  // down the graceful way first (S L1201-1202).
+  private async rerender(): Promise<void> {
+    if (this.removed || this.closing || direct) return;
+    try {
+      await this.request("ui/resource-teardown", { reason: "The host re-renders the app" }, 5000);
+    } catch (e) {
+      log("host", `teardown before re-rendering: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (this.removed || this.closing) return;
     log("host", `re-rendering the View of ${this.launch.tool.name}`);
     this.initialized = false;
     this.inputSent = false;
@@ -620,7 +627,7 @@ export class AppView {
         this.initialized = true;
         if (variation("rerender-once") && !this.rerendered) {
           this.rerendered = true;
-          setTimeout(() => this.rerender(), 300);
+          setTimeout(() => void this.rerender(), 300);
         }
         // Tool data only after initialized (S L485, L1106).
         if (defect("tool-result-before-input") && this.outcome?.result !== undefined) {

@@ -28,7 +28,8 @@ import (
 //   - "reply with this word reversed ...: WORD" (the suite's agent control
 //     question) answers with WORD reversed, so the suite sees a model
 //     answer that the question's own text cannot fake;
-//   - "model context" repeats the model context the app last provided;
+//   - "model context" repeats the model context the app last provided
+//     (reversed, letter by letter, when the message asks for it reversed);
 //   - anything else gets a short acknowledgement.
 type Agent struct {
 	conns   []*conn
@@ -58,6 +59,7 @@ var (
 	askCtx    = regexp.MustCompile(`(?i)\bmodel context\b`)
 	// The suite's agent control question (fixtures/suite/tests/helpers.ts,
 	// agentControlQuestion).
+	askReversed = regexp.MustCompile(`(?i)\breversed\b`)
 	reverseWord = regexp.MustCompile(`(?i)\breply with this word reversed\b[^:]*:\s*([A-Za-z0-9_-]+)`)
 )
 
@@ -197,6 +199,9 @@ func (a *Agent) Reply(ctx context.Context, text string) (string, *Launch, error)
 		parts := make([]string, len(mc))
 		for i, m := range mc {
 			parts[i] = string(m)
+		}
+		if askReversed.MatchString(text) {
+			return "Model context from the app, reversed: " + reverse(strings.Join(parts, " ")), nil, nil
 		}
 		return "Model context from the app: " + strings.Join(parts, " "), nil, nil
 	default:

@@ -33,3 +33,20 @@ func TestAgentAnswersTheControlQuestion(t *testing.T) {
 		t.Errorf("a plain message got the control answer: %q", reply)
 	}
 }
+
+// TestAgentRepeatsModelContextReversed: asked for its model context
+// reversed (model-context/* checks), the scripted model answers with the
+// last context reversed, so the answer is the model's, not the displayed
+// update's.
+func TestAgentRepeatsModelContextReversed(t *testing.T) {
+	a := &Agent{defects: DefectSet{}}
+	a.SetModelContext([]byte(`{"content":[{"type":"text","text":"model context marker ctx-abc-1"}]}`))
+	reply, _, err := a.Reply(context.Background(), "What model context do you have from the app? Reply with it reversed, letter by letter.")
+	if err != nil || !strings.Contains(reply, "1-cba-xtc") || strings.Contains(reply, "ctx-abc-1") {
+		t.Errorf("reply %q, %v: want the context reversed", reply, err)
+	}
+	plain, _, _ := a.Reply(context.Background(), "What model context do you have from the app?")
+	if !strings.Contains(plain, "ctx-abc-1") {
+		t.Errorf("plain reply %q: want the context as is", plain)
+	}
+}

@@ -286,6 +286,11 @@ func (p *parser) allow(v *yaml.Node) []protocol.Status {
 	for _, item := range v.Content {
 		s := resolve(item)
 		st := protocol.Status(strings.ToUpper(strings.TrimSpace(s.Value)))
+		if s.Kind == yaml.ScalarNode && st == protocol.StatusOptional {
+			p.errorf(s, "allow: OPTIONAL (a MAY check found the feature not implemented) is never a failure and needs no entry")
+			bad = true
+			continue
+		}
 		if s.Kind != yaml.ScalarNode || !known(st) {
 			p.errorf(s, "allow: %q is not a status (%s)", s.Value, statusNames())
 			bad = true
@@ -304,9 +309,11 @@ func (p *parser) allow(v *yaml.Node) []protocol.Status {
 	return out
 }
 
+// known reports whether s is a status an allow list may name: every status
+// but OPTIONAL, which never needs an entry.
 func known(s protocol.Status) bool {
 	for _, k := range protocol.Statuses {
-		if s == k {
+		if s == k && s != protocol.StatusOptional {
 			return true
 		}
 	}
@@ -314,9 +321,11 @@ func known(s protocol.Status) bool {
 }
 
 func statusNames() string {
-	s := make([]string, len(protocol.Statuses))
-	for i, k := range protocol.Statuses {
-		s[i] = string(k)
+	var s []string
+	for _, k := range protocol.Statuses {
+		if known(k) {
+			s = append(s, string(k))
+		}
 	}
 	return strings.Join(s, ", ")
 }

@@ -123,6 +123,7 @@ func TestGrammarErrors(t *testing.T) {
 		{"allow scalar", "h:\n  - id: a/b\n    allow: PASS\n", 3, "allow must be a non-empty list"},
 		{"allow empty", "h:\n  - id: a/b\n    allow: []\n", 3, "allow must be a non-empty list"},
 		{"allow bad status", "h:\n  - id: a/b\n    allow:\n      - PASS\n      - FLAKY\n", 5, `allow: "FLAKY" is not a status (PASS, FAIL, TIMEOUT, SKIP, NOTRUN, ERROR)`},
+		{"allow OPTIONAL", "h:\n  - id: a/b\n    allow:\n      - PASS\n      - OPTIONAL\n", 5, `allow: OPTIONAL (a MAY check found the feature not implemented) is never a failure and needs no entry`},
 		{"allow twice", "h:\n  - id: a/b\n    allow: [TIMEOUT, timeout]\n", 3, "allow: TIMEOUT given twice"},
 		{"allow only pass", "h:\n  - id: a/b\n    allow: [PASS]\n", 3, "allow: [PASS] accepts only a pass"},
 		{"tab", "h:\n\t- a/b\n", 2, "a tab in the indentation"},
@@ -252,6 +253,10 @@ func TestVerdicts(t *testing.T) {
 		{"no hosts", report.Run{}, Empty, Empty},
 		{"only expected failures", one(cs("display/theme-toggle", "FAIL", "x")), Pass, Pass},
 		{"host not in the file", report.Run{Hosts: []report.HostRun{{Host: "vscode", Cases: []report.Case{cs("display/theme-toggle", "FAIL", "x")}}}}, Fail, Fail},
+		// A MAY not implemented never fails the run and needs no entry; an
+		// entry for it (a check that used to be baselined) is tolerated.
+		{"optional without an entry", one(cs("context/theme-change-notifies", "OPTIONAL", "no host-context-changed"), cs("a/b", "PASS", "")), Pass, Pass},
+		{"optional with an entry", one(cs("display/theme-toggle", "OPTIONAL", "x"), cs("a/b", "PASS", "")), Pass, Pass},
 		{"regression and stale", one(cs("resources/csp-default", "FAIL", "x"), cs("lifecycle/teardown", "PASS", "")), Fail, Fail},
 	} {
 		t.Run(c.name, func(t *testing.T) {

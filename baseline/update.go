@@ -122,6 +122,8 @@ func updatedItems(hl *hostList, cases []report.Case, clones map[*yaml.Node]*yaml
 			c, ran := byID[ent.ID]
 			switch {
 			case !ran, c.Status == protocol.StatusSkip, c.Status == protocol.StatusNotRun:
+			case c.Status == protocol.StatusOptional:
+				continue // a MAY not implemented never needs an entry: drop it
 			case c.Status == protocol.StatusPass:
 				if !ent.Expectation().Allows(c.Status) {
 					continue // stale: drop it
@@ -146,7 +148,7 @@ func updatedItems(hl *hostList, cases []report.Case, clones map[*yaml.Node]*yaml
 
 func failing(s protocol.Status) bool {
 	switch s {
-	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusNotRun:
+	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusNotRun, protocol.StatusOptional:
 		return false
 	}
 	return true

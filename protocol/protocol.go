@@ -146,10 +146,14 @@ const (
 	StatusNotRun  Status = "NOTRUN"
 	// StatusError is a harness fault: the check could not be judged.
 	StatusError Status = "ERROR"
+	// StatusOptional ends a MAY check that observed the optional feature
+	// absent: "optional, not implemented". It is never a failure, never
+	// counts toward exit 1 and never needs a baseline entry.
+	StatusOptional Status = "OPTIONAL"
 )
 
 // Statuses lists every status, in the order of protocol.ts.
-var Statuses = []Status{StatusPass, StatusFail, StatusTimeout, StatusSkip, StatusNotRun, StatusError}
+var Statuses = []Status{StatusPass, StatusFail, StatusTimeout, StatusSkip, StatusNotRun, StatusError, StatusOptional}
 
 // Clause is the RFC 2119 strength of the requirement a test checks.
 type Clause string

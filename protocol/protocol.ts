@@ -54,7 +54,9 @@ export interface CapabilityResult {
   unsupported?: boolean;
 }
 
-export const STATUSES = ["PASS", "FAIL", "TIMEOUT", "SKIP", "NOTRUN", "ERROR"] as const;
+// OPTIONAL ends a MAY check that observed the optional feature absent
+// ("optional, not implemented"): never a failure.
+export const STATUSES = ["PASS", "FAIL", "TIMEOUT", "SKIP", "NOTRUN", "ERROR", "OPTIONAL"] as const;
 export type Status = (typeof STATUSES)[number];
 
 export const CLAUSES = ["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY", "INFO"] as const;

@@ -88,6 +88,8 @@ func (c *Console) Case(host string, tc Case) {
 		label = "FLAKY"
 	case OutcomeStale:
 		label = "STALE"
+	case OutcomeOptional:
+		label = "OPTIONAL"
 	}
 	if tc.Flaky && o == OutcomePass {
 		// Passed only on a retry: say so, never a silent pass.
@@ -100,7 +102,11 @@ func (c *Console) Case(host string, tc Case) {
 		// Messages are sanitised even with colour on: their own escape codes
 		// (Playwright's) could leave the terminal in a colour, and a CR could
 		// overwrite the status line.
-		if msg := strings.TrimSpace(sanitize(tc.Message)); msg != "" {
+		msg := strings.TrimSpace(sanitize(tc.Message))
+		if o == OutcomeOptional {
+			msg = optional(msg)
+		}
+		if msg != "" {
 			details = append(details, strings.Split(msg, "\n")...)
 		}
 	}
@@ -199,7 +205,7 @@ func outcomeColor(o Outcome) string {
 	switch o {
 	case OutcomePass:
 		return sgrGreen
-	case OutcomeSkipped, OutcomeExpectedFail, OutcomeFlaky:
+	case OutcomeSkipped, OutcomeExpectedFail, OutcomeFlaky, OutcomeOptional:
 		return sgrYellow
 	}
 	return sgrRed

@@ -152,10 +152,10 @@ func checkTAPStream(t *testing.T, h HostRun, got tapStreamRead) {
 	r := got.Results
 	notOK := tl.Failed + tl.ExpectedFail + tl.Flaky
 	if r.Count != len(h.Cases) || r.Plan.End != len(h.Cases) || r.Fail != notOK ||
-		r.Todo != tl.ExpectedFail+tl.Flaky+tl.Stale || r.Skip != tl.Skipped || r.Pass != tl.Passed+tl.Stale+tl.Skipped {
+		r.Todo != tl.ExpectedFail+tl.Flaky+tl.Stale+tl.Optional || r.Skip != tl.Skipped || r.Pass != tl.Passed+tl.Stale+tl.Skipped+tl.Optional {
 		t.Errorf("tap-parser read count=%d plan=%d fail=%d todo=%d skip=%d pass=%d; want %d/%d/%d/%d/%d/%d (tally %+v)",
 			r.Count, r.Plan.End, r.Fail, r.Todo, r.Skip, r.Pass,
-			len(h.Cases), len(h.Cases), notOK, tl.ExpectedFail+tl.Flaky+tl.Stale, tl.Skipped, tl.Passed+tl.Stale+tl.Skipped, tl)
+			len(h.Cases), len(h.Cases), notOK, tl.ExpectedFail+tl.Flaky+tl.Stale+tl.Optional, tl.Skipped, tl.Passed+tl.Stale+tl.Skipped+tl.Optional, tl)
 	}
 	if r.OK != (tl.Failed == 0) {
 		t.Errorf("tap-parser ok=%v, want %v", r.OK, tl.Failed == 0)
@@ -185,7 +185,7 @@ func checkTAPStream(t *testing.T, h HostRun, got tapStreamRead) {
 		if c.Status == "NOTRUN" {
 			why = notRun(why)
 		}
-		wantOK := o == OutcomePass || o == OutcomeSkipped || o == OutcomeStale
+		wantOK := o == OutcomePass || o == OutcomeSkipped || o == OutcomeStale || o == OutcomeOptional
 		var wantTodo, wantSkip any = false, false
 		switch o {
 		case OutcomeExpectedFail:
@@ -197,6 +197,9 @@ func checkTAPStream(t *testing.T, h HostRun, got tapStreamRead) {
 			why = "passed, but the baseline expects it to fail: remove the entry"
 		case OutcomeSkipped:
 			wantSkip = oneLine(why)
+		case OutcomeOptional:
+			why = optional(why)
+			wantTodo = oneLine(why)
 		}
 		if p.ID != i+1 || p.Name != c.ID || p.OK != wantOK || p.Todo != wantTodo || p.Skip != wantSkip {
 			t.Errorf("point %d read as id=%d name=%q ok=%v todo=%v skip=%v; want %q ok=%v todo=%v skip=%v",

@@ -69,6 +69,10 @@ func referenceHost() HostRun {
 				Duration: 0},
 			{TestMeta: meta("lifecycle/teardown", protocol.ClauseInfo, stable, "apps.mdx#teardown"),
 				Status: protocol.StatusPass, Duration: 1500 * ms},
+			{TestMeta: meta("context/theme-change-notifies", protocol.ClauseMay, stable, "apps.mdx#host-context-changed"),
+				Status:   protocol.StatusOptional,
+				Message:  "no host-context-changed within 5000ms of a theme toggle # MAY",
+				Duration: 5003 * ms},
 		},
 	}
 }

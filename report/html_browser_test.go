@@ -326,7 +326,12 @@ func TestHTMLPageInBrowser(t *testing.T) {
 	if title, _ := page.Locator("#detail-title").InnerText(); !strings.HasPrefix(title, "lifecycle/initialize on ") {
 		t.Errorf("Enter opened %q", title)
 	}
+	p.eval(t, `() => { document.documentElement.dataset.detail = "open"; }`)
 	page.Keyboard().Press("Escape")
+	// The dialog's close event, which returns the focus, is a task later.
+	if _, err := page.WaitForFunction(`() => document.documentElement.dataset.detail === "closed"`, nil); err != nil {
+		t.Fatalf("Escape did not close the cell: %v", err)
+	}
 	back0, _ := p.eval(t, `() => document.activeElement.dataset.row + "/" + document.activeElement.dataset.col`).(string)
 	// Arrow keys move between cells: right to the next host, down to the
 	// next check.

@@ -145,6 +145,9 @@ func junitCase(host string, h HostRun, c Case, att attacher) junit.Testcase {
 		tc.Skipped = result("expected-failure", "expected failure (baseline): "+why)
 	case OutcomeFlaky:
 		tc.Skipped = result("flaky-allowed", "allowed flaky "+sanitize(string(c.Status))+" (baseline): "+why)
+	case OutcomeOptional:
+		// A MAY not implemented: reported, never a failure or an error.
+		tc.Skipped = result("optional", optional(why))
 	case OutcomeStale:
 		tc.Failure = result("STALE", "stale baseline entry: the check passes now; remove it from the baseline")
 	default:
@@ -186,7 +189,7 @@ func junitText(msg string, c Case, id string) string {
 		lines = append(lines, msg)
 	}
 	switch c.Outcome() {
-	case OutcomeExpectedFail, OutcomeFlaky, OutcomeStale:
+	case OutcomeExpectedFail, OutcomeFlaky, OutcomeStale, OutcomeOptional:
 		lines = append(lines, "status: "+sanitize(string(c.Status)))
 	}
 	if e := c.Expect; e != nil {

@@ -46,7 +46,7 @@ func junitWant(c Case) string {
 	switch c.Outcome() {
 	case OutcomePass:
 		return ""
-	case OutcomeSkipped, OutcomeExpectedFail, OutcomeFlaky:
+	case OutcomeSkipped, OutcomeExpectedFail, OutcomeFlaky, OutcomeOptional:
 		return "skipped"
 	case OutcomeStale:
 		return "failure"
@@ -266,12 +266,16 @@ func TestJUnitStatusMapping(t *testing.T) {
 		want := map[string][2]string{
 			"PASS": {"", ""}, "FAIL": {"failure", "FAIL"}, "TIMEOUT": {"failure", "TIMEOUT"},
 			"ERROR": {"error", "ERROR"}, "SKIP": {"skipped", c.ReasonCode()}, "NOTRUN": {"skipped", "not-run"},
+			"OPTIONAL": {"skipped", "optional"},
 		}[string(c.Status)]
 		if kind != want[0] || typ != want[1] {
 			t.Errorf("%s (%s): got <%s type=%q>, want <%s type=%q>", c.ID, c.Status, kind, typ, want[0], want[1])
 		}
 		if string(c.Status) == "NOTRUN" && !strings.HasPrefix(msg, "not run: ") {
 			t.Errorf("%s: NOTRUN message %q", c.ID, msg)
+		}
+		if string(c.Status) == "OPTIONAL" && !strings.HasPrefix(msg, "optional, not implemented: ") {
+			t.Errorf("%s: OPTIONAL message %q", c.ID, msg)
 		}
 	}
 }

@@ -157,6 +157,8 @@ func outcomeIcon(o Outcome) string {
 		return "⚠️"
 	case OutcomeSkipped:
 		return "⏭️"
+	case OutcomeOptional:
+		return "➖"
 	}
 	return "❔"
 }
@@ -200,10 +202,13 @@ func mdDetails(h HostRun, c Case) string {
 	if c.Outcome() == OutcomeStale {
 		why = "passes now: remove the baseline entry"
 	}
+	if c.Outcome() == OutcomeOptional {
+		why = optional(why)
+	}
 	if why != "" {
 		parts = append(parts, mdCell(truncate(why, mdMaxMessage)))
 	}
-	if e := c.Expect; e != nil && c.Outcome() != OutcomeSkipped {
+	if e := c.Expect; e != nil && c.Outcome() != OutcomeSkipped && c.Outcome() != OutcomeOptional {
 		line := "baseline: expected to fail"
 		if len(e.Allow) > 0 {
 			line = "baseline allows " + allowList(e)

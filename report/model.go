@@ -104,11 +104,13 @@ func (e Expectation) Allows(s protocol.Status) bool {
 // Counts tallies statuses.
 type Counts struct {
 	Passed, Failed, TimedOut, Skipped, NotRun, Errored int
+	// Optional counts OPTIONAL: a MAY check found the feature absent.
+	Optional int
 }
 
 // Total is the number of cases counted.
 func (c Counts) Total() int {
-	return c.Passed + c.Failed + c.TimedOut + c.Skipped + c.NotRun + c.Errored
+	return c.Passed + c.Failed + c.TimedOut + c.Skipped + c.NotRun + c.Errored + c.Optional
 }
 
 // Add counts one status.
@@ -126,6 +128,8 @@ func (c *Counts) Add(s protocol.Status) {
 		c.NotRun++
 	case protocol.StatusError:
 		c.Errored++
+	case protocol.StatusOptional:
+		c.Optional++
 	}
 }
 

@@ -31,6 +31,10 @@ const (
 	// OutcomeSkipped: SKIP or NOTRUN; the check was not judged. A baseline
 	// entry for it is tolerated. Never counted as a pass.
 	OutcomeSkipped Outcome = "skipped"
+	// OutcomeOptional: a MAY check observed the optional feature absent
+	// (status OPTIONAL, "optional, not implemented"). Never a failure,
+	// whatever the baseline says: a MAY needs no entry, and one is tolerated.
+	OutcomeOptional Outcome = "optional"
 	// OutcomeAbsent: a baseline entry matched no case (not selected, or no
 	// longer in the suite). Tolerated. Only baseline entries have it.
 	OutcomeAbsent Outcome = "absent"
@@ -38,7 +42,7 @@ const (
 
 // Outcomes lists every outcome, most severe first: the order the Markdown
 // summary sorts rows in.
-var Outcomes = []Outcome{OutcomeFail, OutcomeStale, OutcomeExpectedFail, OutcomeFlaky, OutcomeSkipped, OutcomePass, OutcomeAbsent}
+var Outcomes = []Outcome{OutcomeFail, OutcomeStale, OutcomeExpectedFail, OutcomeFlaky, OutcomeOptional, OutcomeSkipped, OutcomePass, OutcomeAbsent}
 
 // Outcome classifies the case from its status and its baseline entry:
 //
@@ -46,11 +50,15 @@ var Outcomes = []Outcome{OutcomeFail, OutcomeStale, OutcomeExpectedFail, Outcome
 //	PASS              pass      stale             pass                   stale
 //	FAIL/TIMEOUT/...  fail      expected-fail     flaky-allowed          fail
 //	SKIP/NOTRUN       skipped   skipped           skipped                skipped
+//	OPTIONAL          optional  optional          optional               optional
 //
 // An unknown status counts as a failure, as everywhere in this package.
 func (c Case) Outcome() Outcome {
 	if c.Status == protocol.StatusSkip || c.Status == protocol.StatusNotRun {
 		return OutcomeSkipped
+	}
+	if c.Status == protocol.StatusOptional {
+		return OutcomeOptional
 	}
 	pass := c.Status == protocol.StatusPass
 	e := c.Expect
@@ -109,6 +117,8 @@ type Tally struct {
 	// because the host lacks a capability.
 	Skipped     int `json:"skipped"`
 	Unsupported int `json:"unsupported"`
+	// Optional counts MAY checks that found the feature not implemented.
+	Optional int `json:"optional"`
 }
 
 // Add counts one case.
@@ -124,6 +134,8 @@ func (t *Tally) Add(c Case) {
 		t.Flaky++
 	case OutcomeStale:
 		t.Stale++
+	case OutcomeOptional:
+		t.Optional++
 	case OutcomeSkipped:
 		t.Skipped++
 		if strings.HasPrefix(c.ReasonCode(), "unsupported:") {
@@ -134,12 +146,13 @@ func (t *Tally) Add(c Case) {
 
 // Total is the number of cases counted.
 func (t Tally) Total() int {
-	return t.Passed + t.Failed + t.ExpectedFail + t.Flaky + t.Stale + t.Skipped
+	return t.Passed + t.Failed + t.ExpectedFail + t.Flaky + t.Stale + t.Skipped + t.Optional
 }
 
 // String is the summary line CI parses: "N passed, N failed, N skipped",
 // followed, only when non-zero, by ", N expected failures", ", N flaky
-// allowed" and ", N stale". Without a baseline it is exactly Summary(Counts).
+// allowed", ", N stale" and ", N optional not implemented". Without a
+// baseline or an OPTIONAL case it is exactly Summary(Counts).
 func (t Tally) String() string {
 	s := fmt.Sprintf("%d passed, %d failed, %d skipped", t.Passed, t.Failed, t.Skipped)
 	if t.ExpectedFail > 0 {
@@ -150,6 +163,9 @@ func (t Tally) String() string {
 	}
 	if t.Stale > 0 {
 		s += fmt.Sprintf(", %d stale", t.Stale)
+	}
+	if t.Optional > 0 {
+		s += fmt.Sprintf(", %d optional not implemented", t.Optional)
 	}
 	return s
 }

@@ -27,6 +27,8 @@ func reason(h HostRun, c Case) string {
 		return "harness error"
 	case protocol.StatusNotRun:
 		return strings.TrimSpace(sanitize(h.Infra))
+	case protocol.StatusOptional:
+		return "the optional feature is not implemented"
 	case protocol.StatusPass, protocol.StatusSkip:
 		return ""
 	}
@@ -49,10 +51,24 @@ func notRun(reason string) string {
 // count as failures: a report must not turn a garbled result into a pass.
 func isFailure(s protocol.Status) bool {
 	switch s {
-	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusNotRun:
+	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusNotRun, protocol.StatusOptional:
 		return false
 	}
 	return true
+}
+
+// optional prefixes an OPTIONAL reason with "optional, not implemented" so
+// every format says what the outcome is, even where it is shown as skipped
+// (JUnit). A reason that already says so is kept.
+func optional(reason string) string {
+	const p = "optional, not implemented"
+	switch {
+	case reason == "":
+		return p
+	case strings.HasPrefix(strings.ToLower(reason), p):
+		return reason
+	}
+	return p + ": " + reason
 }
 
 // hostDuration is the host's wall time, or the sum of its cases when the

@@ -26,6 +26,9 @@ import (
 //	expected-fail  not ok N - id # TODO baseline: <entry's reason>
 //	flaky-allowed  not ok N - id # TODO flaky, baseline allows <statuses>: <reason>
 //	stale          ok N - id # TODO stale baseline entry: <reason>
+//	optional       ok N - id # TODO optional, not implemented: <reason>
+//	                                           (OPTIONAL: a MAY check found the
+//	                                           feature absent; never a failure)
 //
 // TODO is TAP's expected failure: a harness does not count a "not ok # TODO"
 // as a failure, and reports an "ok # TODO" as a bonus to promote, which is
@@ -93,6 +96,9 @@ func writeTAPHost(b *bytes.Buffer, indent string, h HostRun) bool {
 		case OutcomeFlaky:
 			fmt.Fprintf(b, "%snot ok %d - %s # TODO%s\n", indent, n, desc,
 				tapReason("flaky, baseline allows "+allowList(c.Expect)+": "+baselineReason(c, "known flaky check")))
+		case OutcomeOptional:
+			why = optional(why)
+			fmt.Fprintf(b, "%sok %d - %s # TODO%s\n", indent, n, desc, tapReason(why))
 		case OutcomeStale:
 			why = "passed, but the baseline expects it to fail: remove the entry"
 			fmt.Fprintf(b, "%sok %d - %s # TODO%s\n", indent, n, desc,

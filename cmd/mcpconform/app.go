@@ -36,12 +36,16 @@ func hostNames() []string { return hosts.Names() }
 // hostFor builds a configured host by name: the one place the CLI
 // constructs hosts (the session calls it once per host and pass).
 func hostFor(cfg Config, name string) (hosts.Host, error) {
-	if len(cfg.HostDefects) > 0 && name == "reference" {
+	if len(cfg.HostDefects)+len(cfg.HostVariations) > 0 && name == "reference" {
 		set, err := reference.ParseDefects(cfg.HostDefects)
 		if err != nil {
 			return nil, err
 		}
-		return reference.NewWithDefects(set), nil
+		vars, err := reference.ParseVariations(cfg.HostVariations)
+		if err != nil {
+			return nil, err
+		}
+		return reference.NewWith(set, vars), nil
 	}
 	if h, ok := hosts.New(name); ok {
 		return h, nil
@@ -74,6 +78,8 @@ type Config struct {
 	Quiet      bool          `env:"QUIET" flag:"quiet"`
 	// HostDefects make the reference host break requirements on purpose.
 	HostDefects []string `env:"HOST_DEFECTS" flag:"host-defect"`
+	// HostVariations make the reference host differ within the spec.
+	HostVariations []string `env:"HOST_VARIATIONS" flag:"host-variation"`
 	// EvidenceDir receives screenshots, console lines and JSON-RPC
 	// messages of checks that did not pass; empty disables evidence.
 	EvidenceDir string `env:"EVIDENCE_DIR, default=mcpconform-results/evidence" flag:"evidence-dir"`
@@ -141,6 +147,14 @@ func (cfg Config) validate() error {
 			return err
 		}
 	}
+	if len(cfg.HostVariations) > 0 {
+		if len(cfg.hostList()) != 1 || cfg.hostList()[0] != "reference" {
+			return fmt.Errorf("--host-variation applies to the reference host only, not %q", cfg.Host)
+		}
+		if _, err := reference.ParseVariations(cfg.HostVariations); err != nil {
+			return err
+		}
+	}
 	if _, err := cfg.selection(); err != nil {
 		return err
 	}
@@ -203,6 +217,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "cdp", Usage: "attach to a running Chrome or Electron app with remote debugging at `URL` (http:// or ws://) [MCPCONFORM_CDP]"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
+			&cli.StringSliceFlag{Name: "host-variation", Usage: "make the reference host differ from its default in a way the spec allows (repeatable, combinable with --host-defect; see serve --list-variations) [MCPCONFORM_HOST_VARIATIONS]"},
 			&cli.StringFlag{Name: "evidence-dir", Usage: "write screenshots, console lines and JSON-RPC messages of checks that did not pass under `DIR` (\"\" disables) [MCPCONFORM_EVIDENCE_DIR]", Value: "mcpconform-results/evidence"},
 			&cli.StringSliceFlag{Name: "hosts", Usage: "test several hosts at once, each in its own browser context (comma-separated) [MCPCONFORM_HOSTS]"},
 			&cli.StringSliceFlag{Name: "clause", Usage: "run only checks of these clauses: MUST (with MUST NOT), SHOULD (with SHOULD NOT), MAY, INFO [MCPCONFORM_CLAUSE]"},

@@ -125,6 +125,10 @@ func TestUsageErrorsExit2WithAClearMessage(t *testing.T) {
 		{"unknown defect", nil, []string{"run", "--host-defect", "nope"}, `unknown host defect "nope"`},
 		{"unknown defect from env", []string{"MCPCONFORM_HOST_DEFECTS=no-visibility-guard,nope"}, []string{"run"}, `unknown host defect "nope"`},
 		{"defect on another host", nil, []string{"run", "--host", "inspector", "--host-defect", "ping-unanswered"}, `--host-defect applies to the reference host only`},
+		{"unknown variation", nil, []string{"run", "--host-variation", "nope"}, `unknown host variation "nope"`},
+		{"unknown variation from env", []string{"MCPCONFORM_HOST_VARIATIONS=no-agent,nope"}, []string{"run"}, `unknown host variation "nope"`},
+		{"variation on another host", nil, []string{"run", "--host", "inspector", "--host-variation", "no-agent"}, `--host-variation applies to the reference host only`},
+		{"unknown serve variation", nil, []string{"serve", "--host-variation", "nope"}, `unknown host variation "nope"`},
 		{"bad serve server", nil, []string{"serve", "--server", "ftp://x"}, `--server "ftp://x" is not an http(s) URL`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -269,9 +273,47 @@ func TestHostDefectFailsItsCheck(t *testing.T) {
 	}
 }
 
+// --host-variation (repeated) reaches the reference host, combined with a
+// defect: the run's recorded hostCapabilities lack openLinks, its
+// hostContext holds only theme, and the defect still fails its check.
+func TestHostVariationReachesTheHost(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "results.json")
+	stdout, stderr, code := mcpconform(t, nil, "run", "--host-variation", "no-capability-open-links", "--host-variation", "context-minimal", "--host-defect", "no-visibility-guard", "--run", "visibility/*", "--json", out, "--evidence-dir", "")
+	if code != ExitFailures || !strings.Contains(stdout, "FAIL  visibility/model-only-tool-rejected") {
+		t.Fatalf("exit %d, want %d with the defect's check red\nstdout:\n%s\nstderr:\n%s", code, ExitFailures, stdout, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Hosts []struct {
+			Capabilities map[string]any `json:"capabilities"`
+			Context      map[string]any `json:"context"`
+		} `json:"hosts"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil || len(res.Hosts) != 1 {
+		t.Fatalf("results.json: %v %s", err, b)
+	}
+	h := res.Hosts[0]
+	if _, has := h.Capabilities["openLinks"]; has || h.Capabilities["serverTools"] == nil {
+		t.Errorf("capabilities %v: want serverTools without openLinks (flag)", h.Capabilities)
+	}
+	if len(h.Context) != 1 || h.Context["theme"] == nil {
+		t.Errorf("context %v: want only theme", h.Context)
+	}
+}
+
 func TestServeListsDefects(t *testing.T) {
 	stdout, _, code := mcpconform(t, nil, "serve", "--list-defects")
 	if code != 0 || !strings.Contains(stdout, "no-visibility-guard") || !strings.Contains(stdout, "S L401") {
+		t.Fatalf("exit %d:\n%s", code, stdout)
+	}
+}
+
+func TestServeListsVariations(t *testing.T) {
+	stdout, _, code := mcpconform(t, nil, "serve", "--list-variations")
+	if code != 0 || !strings.Contains(stdout, "no-agent") || !strings.Contains(stdout, "S L1120") {
 		t.Fatalf("exit %d:\n%s", code, stdout)
 	}
 }

@@ -22,6 +22,7 @@ type serveConfig struct {
 	Listen      string   `env:"LISTEN" flag:"listen"`
 	Servers     []string `env:"SERVERS" flag:"server"`
 	HostDefects []string `env:"HOST_DEFECTS" flag:"host-defect"`
+	Variations  []string `env:"HOST_VARIATIONS" flag:"host-variation"`
 	PublicURL   string   `env:"PUBLIC_URL" flag:"public-url"`
 	CSPTargets  []string `env:"CSP_TARGETS" flag:"csp-target"`
 }
@@ -34,6 +35,8 @@ func serveCommand() *cli.Command {
 			&cli.StringFlag{Name: "listen", Usage: "address of the reference host page (default 127.0.0.1:0, loopback only) [MCPCONFORM_LISTEN]"},
 			&cli.StringSliceFlag{Name: "server", Usage: "connect the reference host to this MCP server `URL` (Streamable HTTP; repeatable) instead of the fixture servers [MCPCONFORM_SERVERS]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable) [MCPCONFORM_HOST_DEFECTS]"},
+			&cli.StringSliceFlag{Name: "host-variation", Usage: "make the reference host differ within the spec (repeatable) [MCPCONFORM_HOST_VARIATIONS]"},
+			&cli.BoolFlag{Name: "list-variations", Usage: "print the legal host variations and the spec sentence that allows each, then exit"},
 			&cli.BoolFlag{Name: "list-defects", Usage: "print the switchable host defects and the requirement each breaks, then exit"},
 			&cli.StringFlag{Name: "public-url", Usage: "serve the fixture MCP servers for a hosted product reaching them at this https `URL` (behind a tunnel or proxy to --listen), print the connector URL and exit on Ctrl-C; no reference host [MCPCONFORM_PUBLIC_URL]"},
 			&cli.StringSliceFlag{Name: "csp-target", Usage: "with --public-url: a public `ORIGIN` for the CSP checks (give two: the first is declared in the suite's CSP, the second is not) [MCPCONFORM_CSP_TARGETS]"},
@@ -52,6 +55,14 @@ func serveCommand() *cli.Command {
 				}
 				return tw.Flush()
 			}
+			if c.Bool("list-variations") {
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "VARIATION\tALLOWED BY")
+				for _, v := range reference.Variations {
+					fmt.Fprintf(tw, "%s\t%s\n", v.Name, v.Allows)
+				}
+				return tw.Flush()
+			}
 			if sc.PublicURL != "" {
 				return servePublic(c, sc)
 			}
@@ -59,6 +70,10 @@ func serveCommand() *cli.Command {
 				fmt.Fprintf(c.App.ErrWriter, "mcpconform: warning: --listen %s is not a loopback address: the reference host is reachable from other machines\n", listen)
 			}
 			defects, err := reference.ParseDefects(sc.HostDefects)
+			if err != nil {
+				return usage(err)
+			}
+			variations, err := reference.ParseVariations(sc.Variations)
 			if err != nil {
 				return usage(err)
 			}
@@ -80,7 +95,7 @@ func serveCommand() *cli.Command {
 				fmt.Fprintf(w, "fixture MCP server:   %s\n", fx.Main.URL)
 				fmt.Fprintf(w, "second MCP server:    %s\n", fx.Second.URL)
 			}
-			srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: servers, Listen: sc.Listen, Defects: defects})
+			srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: servers, Listen: sc.Listen, Defects: defects, Variations: variations})
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
 			}

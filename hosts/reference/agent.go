@@ -25,7 +25,11 @@ import (
 //     visible to the model) and shows its app, if it has one;
 //   - a request to list tools ("list … tools", "which tools") answers with
 //     the names of the tools the model can see;
-//   - "model context" repeats the model context the app last provided;
+//   - "reply with this word reversed ...: WORD" (the suite's agent control
+//     question) answers with WORD reversed, so the suite sees a model
+//     answer that the question's own text cannot fake;
+//   - "model context" repeats the model context the app last provided
+//     (reversed, letter by letter, when the message asks for it reversed);
 //   - anything else gets a short acknowledgement.
 type Agent struct {
 	conns   []*conn
@@ -53,6 +57,10 @@ var (
 	runSuite  = regexp.MustCompile(`(?i)\b(run|start|open|launch)\b.*\bconformance\b`)
 	listTools = regexp.MustCompile(`(?i)\b(list|which|what)\b.*\btools?\b`)
 	askCtx    = regexp.MustCompile(`(?i)\bmodel context\b`)
+	// The suite's agent control question (fixtures/suite/tests/helpers.ts,
+	// agentControlQuestion).
+	askReversed = regexp.MustCompile(`(?i)\breversed\b`)
+	reverseWord = regexp.MustCompile(`(?i)\breply with this word reversed\b[^:]*:\s*([A-Za-z0-9_-]+)`)
 )
 
 // SuiteTool is the tool the agent calls to start the conformance app.
@@ -166,6 +174,9 @@ func (a *Agent) Reply(ctx context.Context, text string) (string, *Launch, error)
 	a.mu.Lock()
 	mc := a.modelContext
 	a.mu.Unlock()
+	if m := reverseWord.FindStringSubmatch(text); m != nil {
+		return "Reversed: " + reverse(m[1]), nil, nil
+	}
 	switch m := callTool.FindStringSubmatch(text); {
 	case m != nil:
 		var args map[string]any
@@ -188,6 +199,9 @@ func (a *Agent) Reply(ctx context.Context, text string) (string, *Launch, error)
 		parts := make([]string, len(mc))
 		for i, m := range mc {
 			parts[i] = string(m)
+		}
+		if askReversed.MatchString(text) {
+			return "Model context from the app, reversed: " + reverse(strings.Join(parts, " ")), nil, nil
 		}
 		return "Model context from the app: " + strings.Join(parts, " "), nil, nil
 	default:
@@ -263,6 +277,13 @@ func (a *Agent) NewConversation() {
 	a.mu.Lock()
 	a.modelContext = nil
 	a.mu.Unlock()
+}
+
+// reverse returns s with its characters in reverse order.
+func reverse(s string) string {
+	r := []rune(s)
+	slices.Reverse(r)
+	return string(r)
 }
 
 func nonce() string {

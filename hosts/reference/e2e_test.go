@@ -127,10 +127,10 @@ func TestMissingCapabilitiesSkip(t *testing.T) {
 	}
 	for id, want := range map[string]string{
 		"context/theme-change-notifies": "unsupported: toggleTheme",
-		"visibility/app-tool-hidden":    "unsupported: clickTrigger",
+		"visibility/app-tool-hidden":    "the suite's trigger could not be clicked to send the control question (unsupported: clickTrigger)",
 		"messages/add-to-conversation":  "unsupported: clickTrigger",
 		"links/open-link":               "unsupported: clickTrigger",
-		"model-context/next-turn":       "unsupported: clickTrigger",
+		"model-context/next-turn":       "the suite's trigger could not be clicked to send the control question (unsupported: clickTrigger)",
 		"security/view-sandboxed":       "unsupported: inspectFrame",
 		"security/proxy-permissions":    "unsupported: inspectFrame",
 		"sampling/create-message":       "no answer to sampling/createMessage, and the host driver cannot approve sampling dialogs (unsupported: confirmDialog)",

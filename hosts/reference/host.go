@@ -38,6 +38,8 @@ type Host struct {
 	browserhost.Downloads // checkDownload
 	srv                   *Server
 	defects               DefectSet
+	variations            VariationSet
+	stopConsent           context.CancelFunc
 }
 
 // init registers the host as --host reference (hosts/builtin imports it).
@@ -48,14 +50,21 @@ func New() *Host { return NewWithDefects(nil) }
 
 // NewWithDefects returns a reference host that breaks the requirements the
 // defects name (see Defects).
-func NewWithDefects(d DefectSet) *Host {
-	return &Host{Base: &browserhost.Base{AppFrame: []string{selAppFrame, "iframe"}}, defects: d}
+func NewWithDefects(d DefectSet) *Host { return NewWith(d, nil) }
+
+// NewWith returns a reference host with defects (requirements it breaks)
+// and variations (legal differences, see Variations).
+func NewWith(d DefectSet, v VariationSet) *Host {
+	return &Host{Base: &browserhost.Base{AppFrame: []string{selAppFrame, "iframe"}}, defects: d, variations: v}
 }
 
 func (h *Host) Name() string { return "reference" }
 
 // Defects are the defects this host was built with.
 func (h *Host) Defects() DefectSet { return h.defects }
+
+// Variations are the legal variations this host was built with.
+func (h *Host) Variations() VariationSet { return h.variations }
 
 // Server is the running backend, once Setup has run.
 func (h *Host) Server() *Server { return h.srv }
@@ -67,7 +76,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if env.SecondServerURL != "" {
 		servers = append(servers, env.SecondServerURL)
 	}
-	srv, err := NewServer(ctx, ServerOptions{MCPServers: servers, Defects: h.defects})
+	srv, err := NewServer(ctx, ServerOptions{MCPServers: servers, Defects: h.defects, Variations: h.variations})
 	if err != nil {
 		return nil, err
 	}
@@ -79,21 +88,83 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if _, err := h.Page.Goto(srv.HostURL + "/"); err != nil {
 		return nil, fmt.Errorf("opening the reference host page: %w", err)
 	}
-	if err := h.Page.Locator(selComposer).Fill(Prompt); err != nil {
-		return nil, fmt.Errorf("typing the prompt: %w", err)
-	}
-	if err := h.Page.Locator(selSend).Click(); err != nil {
-		return nil, fmt.Errorf("sending the prompt: %w", err)
+	if h.variations["no-agent"] {
+		// Without an agent the user calls the suite's tool from the picker.
+		if err := h.callFromPicker(SuiteTool, fmt.Sprintf(`{"nonce":%q}`, nonce())); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := h.Page.Locator(selComposer).Fill(Prompt); err != nil {
+			return nil, fmt.Errorf("typing the prompt: %w", err)
+		}
+		if err := h.Page.Locator(selSend).Click(); err != nil {
+			return nil, fmt.Errorf("sending the prompt: %w", err)
+		}
 	}
 	timeout := env.AppTimeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
+	if h.variations["message-consent"] {
+		// The user of a host that asks consent for ui/message: the driver
+		// accepts each such dialog as it appears.
+		var cctx context.Context
+		cctx, h.stopConsent = context.WithCancel(context.Background())
+		go h.acceptMessageConsent(cctx)
+	}
+	if h.variations["rerender-once"] {
+		// The driver knows its host: the suite to bind is the fresh View.
+		ms := float64(timeout.Milliseconds())
+		if err := h.Page.Locator(`[data-testid="rpc-log"] li[data-dir="host"]`).Filter(playwright.LocatorFilterOptions{HasText: "re-rendering the View"}).First().WaitFor(playwright.LocatorWaitForOptions{Timeout: &ms}); err != nil {
+			return nil, fmt.Errorf("the View was never re-rendered: %w", err)
+		}
+	}
 	return h.Bind(ctx, timeout)
+}
+
+// callFromPicker calls a tool through the host's tool picker, as a user of
+// a host without an agent does.
+func (h *Host) callFromPicker(tool, args string) error {
+	ms := 10000.0
+	steps := []struct {
+		what string
+		do   func() error
+	}{
+		{"opening the tool picker", func() error { return h.Page.Locator(`[data-testid="tool-picker"]`).Click() }},
+		{"choosing " + tool, func() error {
+			return h.Page.Locator(fmt.Sprintf(`[data-testid="tool-option"][data-tool=%q]`, tool)).Click(playwright.LocatorClickOptions{Timeout: &ms})
+		}},
+		{"entering the arguments", func() error { return h.Page.Locator(`[data-testid="tool-args"]`).Fill(args) }},
+		{"calling " + tool, func() error { return h.Page.Locator(`[data-testid="tool-call"]`).Click() }},
+	}
+	for _, s := range steps {
+		if err := s.do(); err != nil {
+			return fmt.Errorf("%s: %w", s.what, err)
+		}
+	}
+	return nil
+}
+
+func (h *Host) acceptMessageConsent(ctx context.Context) {
+	confirm := h.Page.Locator(`[data-testid="dialog-message"] [data-testid="dialog-confirm"]`)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		if n, err := confirm.Count(); err == nil && n > 0 {
+			ms := 2000.0
+			confirm.First().Click(playwright.LocatorClickOptions{Timeout: &ms})
+		}
+	}
 }
 
 // Teardown closes the page and the backend.
 func (h *Host) Teardown(ctx context.Context) error {
+	if h.stopConsent != nil {
+		h.stopConsent()
+	}
 	err := h.Close()
 	if h.srv != nil {
 		h.srv.Close()

@@ -46,6 +46,25 @@ func connect(ctx context.Context, id, url, name string, advertiseUI bool) (*conn
 	return c, nil
 }
 
+// probeSessions is the server-initialize-probes variation: two sessions
+// that initialize and close before the real one, the first with empty
+// capabilities (as hosts that probe a server before connecting do).
+func probeSessions(ctx context.Context, url, version string) error {
+	for i, caps := range []*mcp.ClientCapabilities{{}, nil} {
+		if caps == nil {
+			caps = &mcp.ClientCapabilities{}
+			caps.AddExtension(uiExtensionID, map[string]any{"mimeTypes": []string{uiMIMEType}})
+		}
+		client := mcp.NewClient(&mcp.Implementation{Name: "mcpconform-reference-host", Version: version}, &mcp.ClientOptions{Capabilities: caps})
+		s, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		if err != nil {
+			return fmt.Errorf("probe session %d to MCP server %s: %w", i+1, url, err)
+		}
+		s.Close()
+	}
+	return nil
+}
+
 func (c *conn) refreshTools(ctx context.Context) error {
 	var tools []*mcp.Tool
 	for t, err := range c.session.Tools(ctx, nil) {

@@ -80,4 +80,4 @@ func AppHandler(conns []*Conn) http.Handler {
 // proxy renders the View's HTML in a srcdoc iframe under the CSP built
 // from the csp query parameter (the View's _meta.ui.csp as JSON) and
 // relays JSON-RPC both ways.
-func SandboxHandler(hostOrigin string) http.Handler { return sandboxHandler(hostOrigin, nil) }
+func SandboxHandler(hostOrigin string) http.Handler { return sandboxHandler(hostOrigin, nil, nil) }

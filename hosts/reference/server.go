@@ -21,9 +21,10 @@ const Version = "0.1.0"
 // Server is the reference host's backend: the host page on one origin, the
 // sandbox proxy on another, the MCP connections and the agent.
 type Server struct {
-	Agent   *Agent
-	conns   []*conn
-	defects DefectSet
+	Agent      *Agent
+	conns      []*conn
+	defects    DefectSet
+	variations VariationSet
 
 	hostLn, sandboxLn net.Listener
 	hostSrv, sandbox  *http.Server
@@ -42,6 +43,8 @@ type ServerOptions struct {
 	Listen string
 	// Defects make the host break requirements on purpose (self-test).
 	Defects DefectSet
+	// Variations make the host differ within the spec (self-test).
+	Variations VariationSet
 }
 
 // NewServer connects to the MCP servers and starts both origins.
@@ -49,11 +52,22 @@ func NewServer(ctx context.Context, o ServerOptions) (*Server, error) {
 	if len(o.MCPServers) == 0 {
 		return nil, errors.New("reference host: no MCP server to connect to")
 	}
-	s := &Server{defects: o.Defects}
+	s := &Server{defects: o.Defects, variations: o.Variations}
 	if s.defects == nil {
 		s.defects = DefectSet{}
 	}
+	if s.variations == nil {
+		s.variations = VariationSet{}
+	}
 	for i, u := range o.MCPServers {
+		if s.variations["server-initialize-probes"] {
+			// The variation: probe sessions before the real one, the
+			// first with empty capabilities.
+			if err := probeSessions(ctx, u, Version); err != nil {
+				s.Close()
+				return nil, err
+			}
+		}
 		c, err := connect(ctx, fmt.Sprintf("s%d", i), u, "mcpconform-reference-host", !s.defects["no-ui-extension"])
 		if err != nil {
 			s.Close()
@@ -125,7 +139,7 @@ func (s *Server) hostMux() *http.ServeMux {
 		m.Handle("GET /sandbox", s.sandboxMux())
 	}
 	m.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		html, err := hostPage(s.SandboxURL, s.defects.List())
+		html, err := hostPage(s.SandboxURL, s.defects.List(), s.variations.List())
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -213,14 +227,14 @@ func (s *Server) hostMux() *http.ServeMux {
 
 func (s *Server) sandboxMux() *http.ServeMux {
 	m := http.NewServeMux()
-	m.Handle("GET /sandbox", sandboxHandler(s.HostURL, s.defects))
+	m.Handle("GET /sandbox", sandboxHandler(s.HostURL, s.defects, s.variations))
 	return m
 }
 
 // sandboxHandler serves the sandbox proxy page for the host page on
 // hostURL, under the CSP built from the csp query parameter (the View's
 // _meta.ui.csp, as JSON).
-func sandboxHandler(hostURL string, defects DefectSet) http.HandlerFunc {
+func sandboxHandler(hostURL string, defects DefectSet, variations VariationSet) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		// Only the host page may frame the proxy.
 		if ref := r.Header.Get("Referer"); ref != "" && !strings.HasPrefix(ref, hostURL+"/") {
@@ -235,7 +249,17 @@ func sandboxHandler(hostURL string, defects DefectSet) http.HandlerFunc {
 				return
 			}
 		}
-		html, err := sandboxPage(hostURL)
+		policy := buildCSP(csp, defects)
+		if variations["csp-stricter"] {
+			policy = stricterCSP(policy)
+		}
+		metaCSP := ""
+		if variations["csp-meta"] {
+			// The variation: the proxy's own document carries only
+			// frame-ancestors; the View's policy is a <meta> in its srcdoc.
+			metaCSP, policy = policy, ""
+		}
+		html, err := sandboxPage(hostURL, metaCSP)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -244,7 +268,10 @@ func sandboxHandler(hostURL string, defects DefectSet) http.HandlerFunc {
 		w.Header().Set("Cache-Control", "no-store")
 		// The View is a srcdoc child of this document and inherits its
 		// policy, so the View runs under exactly this CSP.
-		w.Header().Set("Content-Security-Policy", buildCSP(csp, defects)+"; frame-ancestors "+hostURL)
+		if policy != "" {
+			policy += "; "
+		}
+		w.Header().Set("Content-Security-Policy", policy+"frame-ancestors "+hostURL)
 		w.Write([]byte(html))
 	}
 }
@@ -460,6 +487,26 @@ func buildCSP(c *uiCSP, defects DefectSet) string {
 		"base-uri " + base,
 		object,
 	}, "; ")
+}
+
+// stricterCSP is the csp-stricter variation: further restrictions that
+// allow nothing undeclared (S L286 "Host MAY further restrict").
+func stricterCSP(policy string) string {
+	var out []string
+	for _, d := range strings.Split(policy, "; ") {
+		name, _, _ := strings.Cut(d, " ")
+		switch name {
+		case "font-src", "media-src":
+			// 'self' is the sandbox origin, which serves no fonts or
+			// media; declared resourceDomains stay.
+			d = strings.Replace(d, " 'self'", "", 1)
+			if d == name {
+				d = name + " 'none'"
+			}
+		}
+		out = append(out, d)
+	}
+	return strings.Join(append(out, "form-action 'none'", "worker-src 'none'", "manifest-src 'none'"), "; ")
 }
 
 func sanitizeDomains(ds []string) []string {

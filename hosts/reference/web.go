@@ -61,18 +61,24 @@ func page(title, entry, bodyClass string, config any, withStyle bool) (string, e
 	return b.String(), nil
 }
 
-func hostPage(sandboxURL string, defects []string) (string, error) {
+func hostPage(sandboxURL string, defects, variations []string) (string, error) {
 	if defects == nil {
 		defects = []string{}
 	}
+	if variations == nil {
+		variations = []string{}
+	}
 	return page("mcpconform reference host", "web/host.ts", "theme-light", map[string]any{
 		"defects":    defects,
+		"variations": variations,
 		"sandboxURL": sandboxURL + "/sandbox",
 		"hostName":   "mcpconform-reference",
 		"version":    Version,
 	}, true)
 }
 
-func sandboxPage(hostURL string) (string, error) {
-	return page("sandbox", "web/sandbox.ts", "", map[string]any{"hostOrigin": hostURL}, false)
+// sandboxPage is the proxy; a non-empty metaCSP is the View's policy, for
+// the proxy to put into the View's srcdoc as a <meta> (variation csp-meta).
+func sandboxPage(hostURL, metaCSP string) (string, error) {
+	return page("sandbox", "web/sandbox.ts", "", map[string]any{"hostOrigin": hostURL, "metaCSP": metaCSP}, false)
 }

@@ -256,7 +256,9 @@
   $("zoom-close").addEventListener("click", () => zoom.close());
   zoom.addEventListener("click", (e) => { if (e.target === zoom || e.target.id === "zoom-img") zoom.close(); });
   detail.addEventListener("click", (e) => { if (e.target === detail) detail.close(); });
-  detail.addEventListener("close", () => { if (opener) opener.focus(); });
+  // "close" comes a task after Escape: the focus goes back to the cell
+  // then, and data-detail says so (a test waits for it before the next key).
+  detail.addEventListener("close", () => { if (opener) opener.focus(); document.documentElement.dataset.detail = "closed"; });
   document.documentElement.dataset.readyMs = String(Math.round(performance.now()));
   document.documentElement.dataset.ready = "1";
 })();

@@ -89,7 +89,12 @@ func (s Summary) OK() bool {
 	return true
 }
 
-func isRed(s protocol.Status) bool { return s == protocol.StatusFail || s == protocol.StatusTimeout }
+// isRed reports whether a defect was detected: FAIL or TIMEOUT, or, for a
+// MAY check, OPTIONAL (the optional feature the defect removes is seen
+// absent; such a check never FAILs for it).
+func isRed(s protocol.Status) bool {
+	return s == protocol.StatusFail || s == protocol.StatusTimeout || s == protocol.StatusOptional
+}
 
 // Options configure Run.
 type Options struct {

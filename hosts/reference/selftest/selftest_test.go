@@ -168,4 +168,5 @@ func TestSelfTest(t *testing.T) {
 		}
 	}
 	t.Logf("mutation score %d/%d (scope %s) in %s", len(s.Proven), s.Checks, scope, time.Since(start).Round(time.Second))
+	checkSpecificity(t, ctx, env)
 }

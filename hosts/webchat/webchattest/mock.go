@@ -223,7 +223,9 @@ func (p *Product) requireSession(next http.Handler) http.Handler {
 
 var (
 	listToolsRe = regexp.MustCompile(`(?i)\blist\b.*\btools?\b`)
-	argsRe      = regexp.MustCompile(`(?s)\barguments\s+(\{.*\})`)
+	// The suite's agent control question (fixtures/suite/tests/helpers.ts).
+	reverseRe = regexp.MustCompile(`(?i)\breply with this word reversed\b[^:]*:\s*([A-Za-z0-9_-]+)`)
+	argsRe    = regexp.MustCompile(`(?s)\barguments\s+(\{.*\})`)
 )
 
 type chatRequest struct {
@@ -248,6 +250,13 @@ func (p *Product) handleChat(w http.ResponseWriter, r *http.Request) {
 	}
 	enabled := p.mentioned || !p.o.RequireMention
 	p.mu.Unlock()
+	if m := reverseRe.FindStringSubmatch(req.Text); m != nil {
+		// The suite's agent control question: a model answers it.
+		r := []rune(m[1])
+		slices.Reverse(r)
+		writeJSON(w, map[string]any{"reply": "Reversed: " + string(r)})
+		return
+	}
 	if name := p.toolNamed(req.Text); name != "" {
 		if !enabled {
 			writeJSON(w, map[string]any{"reply": "I don't have a tool called " + name + ". Pick an app with @ first."})

@@ -1,0 +1,94 @@
+package reference
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Variation makes the reference host differ from its default behaviour in
+// a way the spec allows: the mirror image of a Defect. The self-test's
+// specificity pass runs the whole suite under each variation and demands
+// that no check goes red, so a check that assumes more than the spec says
+// is caught.
+type Variation struct {
+	Name   string
+	Allows string // the spec sentence that allows it, with its reference
+}
+
+// Variations is every switchable legal variation. S is the 2026-01-26
+// specification (specification/2026-01-26/apps.mdx), draft the draft one.
+var Variations = []Variation{
+	{"context-minimal", "hostContext holds only theme, and host-context-changed only theme: every HostContext field is optional (S L533-600, `theme?`, `styles?`, ...)"},
+	{"context-empty", "hostContext is {} and never changes: \"the Host SHOULD include UI-specific context\" (S L533) and every HostContext field is optional (S L533-600)"},
+	{"context-changed-full", "every host-context-changed carries the whole hostContext, the changed field included: its params are Partial<HostContext> (S L1229 \"contains partial updates\"), which the whole context satisfies"},
+	{"theme-dark-initially", "the host starts in dark theme: theme is \"light\" | \"dark\" (S L533-600, `theme?`)"},
+	{"locale-non-english", "the user's locale is ja-JP: locale is any BCP 47 tag (S L533-600, \"User's language/region preference\")"},
+	{"container-fixed-height", "the inline container has a fixed height ({height, width}) and size-changed does not resize it: \"Fixed | height or width | Host controls the size\"; the size-changed MUST applies \"when using flexible dimensions\" (S §Container Dimensions, L669-733)"},
+	{"no-optional-capabilities", "hostCapabilities holds only serverTools and sandbox; message, updateModelContext, openLinks, downloadFile, logging, sampling and serverResources are absent and their methods answer -32601: every HostCapabilities member is optional (S L622-660)"},
+	{"no-capability-message", "no hostCapabilities.message; ui/message answers -32601 (S L622-660, every member optional)"},
+	{"no-capability-update-model-context", "no hostCapabilities.updateModelContext; ui/update-model-context answers -32601 (S L622-660)"},
+	{"no-capability-open-links", "no hostCapabilities.openLinks (\"Host supports opening external URLs\", optional); ui/open-link answers -32601 (S L622-660)"},
+	{"no-capability-download-file", "no hostCapabilities.downloadFile; ui/download-file answers -32601 (draft §Host Capabilities, optional)"},
+	{"no-capability-logging", "no hostCapabilities.logging (\"Host accepts log messages\", optional); notifications/message is ignored (S L622-660)"},
+	{"no-capability-sampling", "no hostCapabilities.sampling; sampling/createMessage answers -32601 (draft L534: \"Apps MUST check hostCapabilities.sampling first\")"},
+	{"no-capability-server-resources", "no hostCapabilities.serverResources; resources/read and resources/list answer -32601 (S L622-660; S L487 \"The Host MAY forward\")"},
+	{"no-agent", "ui/message (and the user's own messages) are added to the conversation but no model ever answers; the user calls tools from the tool picker (a development host such as an inspector): \"Host SHOULD add the message to the conversation context\" (S L1033) asks nothing of a model"},
+	{"payload-undefined-keys", "tool-input arguments and the tool-result carry a key whose value is undefined, which postMessage's structured clone keeps and JSON drops: JSON-RPC over postMessage (S §Communication Protocol); the JSON payload is unchanged"},
+	{"payload-extra-keys", "unknown extra keys in the ui/initialize result, hostContext and notification params: the schemas are passthrough and HostContext has an index signature (S L533-600; SDK McpUiInitializeResultSchema)"},
+	{"payload-meta-on-notifications", "every host-to-View notification carries params._meta: MCP notification params may always hold _meta (MCP base protocol, Notification.params._meta)"},
+	{"csp-meta", "the View's CSP is a <meta http-equiv> at the top of its srcdoc instead of the proxy's response header: \"The Sandbox MUST load the raw HTML of the View with CSP settings that ...\" (S L479) names no delivery"},
+	{"csp-stricter", "the CSP adds form-action 'none', worker-src 'none', manifest-src 'none' and drops the 'self' sources no View needs: \"Host MAY further restrict but MUST NOT allow undeclared domains\" (S L286)"},
+	{"view-same-origin", "the inner View iframe also gets allow-same-origin (as basic-host, Claude and ChatGPT do): the MUST of S L475 covers only the Sandbox's own permissions"},
+	{"no-permissions-allow", "requested _meta.ui.permissions are not mapped to an allow= attribute: \"the Sandbox MAY set the inner iframe's allow attribute accordingly\" (S L484)"},
+	{"no-context-changed-on-theme", "a theme change is not announced to the View: \"Host MAY send this notification when any context field changes\" (S L1229)"},
+	{"display-modes-inline-only", "availableDisplayModes is [\"inline\"] and every other mode request returns the current mode: \"If the requested mode is not available, Host SHOULD return the current display mode\" (S L788)"},
+	{"display-modes-absent", "no availableDisplayModes in hostContext and the View stays inline: the field is optional (S L552, `availableDisplayModes?`)"},
+	{"tool-input-partial-none", "no tool-input-partial before tool-input: \"Host MAY send this notification zero or more times\" (S L1120)"},
+	{"tool-input-partial-once", "exactly one tool-input-partial ({}) before tool-input (S L1120)"},
+	{"tool-input-partial-many", "six tool-input-partial snapshots, some repeated, before tool-input (S L1120)"},
+	{"errors-32000", "requests the host refuses for bad params or policy are answered -32000 instead of -32602: the spec fixes no code for them (S §ui/open-link shows -32000 for a refusal)"},
+	{"open-link-refused", "ui/open-link is refused with the result {isError:true} and no dialog: the SDK's result type is {isError?} (S §ui/open-link; \"Host SHOULD open the URL\", S L996)"},
+	{"server-initialize-probes", "the host opens two probe sessions per server, the first initialize with empty capabilities, before the real session: MCP lets a client initialize any number of sessions"},
+	{"request-teardown-ignored", "ui/notifications/request-teardown is logged and ignored: \"Host MAY defer or ignore\" (draft L1458)"},
+	{"rerender-once", "300 ms after ui/notifications/initialized the host tears the View down gracefully (ui/resource-teardown, awaited) and renders it again from scratch; the fresh View sends ui/initialize and gets tool-input and tool-result again: the spec bounds messages per View instance (\"sent at most once\", S L1118) and does not forbid re-rendering"},
+	{"message-consent", "ui/message waits for the user's consent in a dialog (the driver accepts it) before it is answered and added: \"Host MAY request user consent\" (S L1034)"},
+}
+
+// VariationSet is a validated set of variation names.
+type VariationSet map[string]bool
+
+// ParseVariations validates names against Variations.
+func ParseVariations(names []string) (VariationSet, error) {
+	known := map[string]bool{}
+	for _, v := range Variations {
+		known[v.Name] = true
+	}
+	set := VariationSet{}
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if !known[n] {
+			var all []string
+			for k := range known {
+				all = append(all, k)
+			}
+			sort.Strings(all)
+			return nil, fmt.Errorf("unknown host variation %q: see `mcpconform serve --list-variations` (one of %s)", n, strings.Join(all, ", "))
+		}
+		set[n] = true
+	}
+	return set, nil
+}
+
+// List returns the names in a stable order.
+func (s VariationSet) List() []string {
+	out := []string{}
+	for k := range s {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

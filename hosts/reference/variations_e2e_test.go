@@ -1,0 +1,668 @@
+package reference_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+)
+
+// End-to-end proof that each legal variation does what it says: the host
+// page runs with the variation, a probe View (or the suite's View) is
+// opened, and the protocol log, the View's own frame and the backend show
+// the difference. The specificity pass (selftest) then proves no check
+// goes red under it.
+
+// recordMessages runs in every frame, the View's srcdoc frame included: it
+// keeps each message as structured clone delivered it (JSON would drop an
+// undefined-valued key).
+const recordMessages = `window.__received = []; addEventListener("message", (e) => window.__received.push(e.data), true);`
+
+type varPage struct {
+	t    *testing.T
+	page playwright.Page
+	srv  *reference.Server
+}
+
+func variationPage(t *testing.T, ctx context.Context, variations ...string) *varPage {
+	t.Helper()
+	browser, fx := e2e(t)
+	vs, err := reference.ParseVariations(variations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: []string{fx.Main.URL, fx.Second.URL}, Variations: vs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	bctx, err := browser.NewContext(playwright.BrowserNewContextOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bctx.Close() })
+	if err := bctx.AddInitScript(playwright.Script{Content: playwright.String(recordMessages)}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := bctx.NewPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := page.Goto(srv.HostURL + "/"); err != nil {
+		t.Fatal(err)
+	}
+	return &varPage{t: t, page: page, srv: srv}
+}
+
+// openProbeView opens a probe View and waits until it has its tool-input.
+func (p *varPage) openProbeView(probe string) {
+	p.t.Helper()
+	say(p.t, p.page, fmt.Sprintf(`Please call the tool %s with arguments {"probe":%q,"delayMs":100}`, mcpserver.ToolSlow, probe))
+	waitReports(p.t, probe, "tool-input")
+}
+
+// openSuiteView asks for the suite and waits for its ui/initialize answer.
+func (p *varPage) openSuiteView() {
+	p.t.Helper()
+	say(p.t, p.page, reference.Prompt)
+	p.waitLog("← view", "ui/notifications/initialized")
+}
+
+type logEntry struct {
+	Dir string
+	Msg map[string]any
+}
+
+// log is the host page's protocol log, messages parsed.
+func (p *varPage) log() []logEntry {
+	p.t.Helper()
+	v, err := p.page.Evaluate(`() => [...document.querySelectorAll('[data-testid="rpc-log"] li')].map((li) => [li.querySelector(".dir").textContent, li.dataset.message])`)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var out []logEntry
+	for _, e := range v.([]any) {
+		pair := e.([]any)
+		var m map[string]any
+		if json.Unmarshal([]byte(pair[1].(string)), &m) != nil {
+			m = map[string]any{"text": pair[1]}
+		}
+		out = append(out, logEntry{Dir: pair[0].(string), Msg: m})
+	}
+	return out
+}
+
+// sent are the host's messages to Views with that method.
+func (p *varPage) sent(method string) []map[string]any {
+	var out []map[string]any
+	for _, e := range p.log() {
+		if e.Dir == "→ view" && e.Msg["method"] == method {
+			out = append(out, e.Msg)
+		}
+	}
+	return out
+}
+
+func (p *varPage) hostLog() string {
+	var b strings.Builder
+	for _, e := range p.log() {
+		if e.Dir == "host" {
+			fmt.Fprintln(&b, e.Msg["text"])
+		}
+	}
+	return b.String()
+}
+
+func (p *varPage) waitLog(dir, method string) {
+	p.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, e := range p.log() {
+			if e.Dir == dir && e.Msg["method"] == method {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	p.t.Fatalf("no %s %s in the log", dir, method)
+}
+
+// initResult is the host's answer to the (last) ui/initialize.
+func (p *varPage) initResult() map[string]any {
+	p.t.Helper()
+	var initID any
+	var res map[string]any
+	for _, e := range p.log() {
+		switch {
+		case e.Dir == "← view" && e.Msg["method"] == "ui/initialize":
+			initID = e.Msg["id"]
+		case e.Dir == "→ view" && initID != nil && e.Msg["id"] == initID && e.Msg["result"] != nil:
+			res = e.Msg["result"].(map[string]any)
+		}
+	}
+	if res == nil {
+		p.t.Fatal("no ui/initialize answer in the log")
+	}
+	return res
+}
+
+// view is the newest View's frame (the proxy's inner frame).
+func (p *varPage) view() playwright.Frame {
+	p.t.Helper()
+	var v playwright.Frame
+	for _, f := range p.page.Frames() {
+		if f.ParentFrame() != nil && f.ParentFrame().ParentFrame() == p.page.MainFrame() {
+			v = f
+		}
+	}
+	if v == nil {
+		p.t.Fatal("no View frame")
+	}
+	return v
+}
+
+func (p *varPage) proxy() playwright.Frame { return p.view().ParentFrame() }
+
+// rpc sends a JSON-RPC message from inside the View and returns the answer
+// to it (nil for a notification, or when none came within 5 s).
+func (p *varPage) rpc(method string, params any, notification bool) map[string]any {
+	p.t.Helper()
+	v, err := p.view().Evaluate(`([method, params, notification]) => new Promise((resolve) => {
+		const id = "variation-probe-" + Math.random();
+		const msg = notification ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", id, method, params };
+		if (notification) { parent.postMessage(msg, "*"); return resolve(null); }
+		const timer = setTimeout(() => resolve(null), 5000);
+		addEventListener("message", function l(e) {
+			if (e.data && e.data.id === id) { removeEventListener("message", l); clearTimeout(timer); resolve(e.data); }
+		});
+		parent.postMessage(msg, "*");
+	})`, []any{method, params, notification})
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func errCode(m map[string]any) int {
+	e, _ := m["error"].(map[string]any)
+	switch c := e["code"].(type) {
+	case int:
+		return c
+	case float64:
+		return int(c)
+	}
+	return 0
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (p *varPage) toggleTheme() {
+	p.t.Helper()
+	if err := p.page.Locator(`[data-testid="theme-toggle"]`).Click(); err != nil {
+		p.t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond)
+}
+
+// sandboxCSP fetches the proxy document as the host page would and returns
+// its Content-Security-Policy header and body.
+func sandboxCSP(t *testing.T, srv *reference.Server) (string, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", srv.SandboxURL+"/sandbox", nil)
+	req.Header.Set("Referer", srv.HostURL+"/")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.Header.Get("Content-Security-Policy"), string(b)
+}
+
+var methodsOfCapability = map[string][][2]string{
+	"message":            {{"ui/message", `{"role":"user","content":[{"type":"text","text":"variation probe"}]}`}},
+	"updateModelContext": {{"ui/update-model-context", `{"content":[{"type":"text","text":"x"}]}`}},
+	"openLinks":          {{"ui/open-link", `{"url":"https://example.com/"}`}},
+	"downloadFile":       {{"ui/download-file", `{"contents":[{"type":"resource","resource":{"uri":"file:///x.txt","text":"x"}}]}`}},
+	"sampling":           {{"sampling/createMessage", `{"messages":[{"role":"user","content":{"type":"text","text":"x"}}],"maxTokens":5}`}},
+	"serverResources":    {{"resources/read", `{"uri":"ui://x"}`}, {"resources/list", `{}`}},
+}
+
+// The capabilities missing, each method of theirs answering -32601, and
+// logging (a notification) ignored.
+func assertCapabilitiesMissing(t *testing.T, p *varPage, missing ...string) {
+	caps := p.initResult()["hostCapabilities"].(map[string]any)
+	for _, c := range []string{"message", "updateModelContext", "openLinks", "downloadFile", "logging", "sampling", "serverResources"} {
+		gone := slices.Contains(missing, c)
+		if _, has := caps[c]; has == gone {
+			t.Errorf("hostCapabilities %v: %s present=%v", keys(caps), c, has)
+		}
+		for _, m := range methodsOfCapability[c] {
+			var params any
+			json.Unmarshal([]byte(m[1]), &params)
+			if gone {
+				if r := p.rpc(m[0], params, false); errCode(r) != -32601 {
+					t.Errorf("%s without %s answered %v, want -32601", m[0], c, r)
+				}
+			}
+		}
+	}
+	if slices.Contains(missing, "logging") {
+		p.rpc("notifications/message", map[string]any{"level": "info", "data": "variation-log-line"}, true)
+		time.Sleep(300 * time.Millisecond)
+		if strings.Contains(p.hostLog(), "variation-log-line") {
+			t.Error("a log message was accepted without the logging capability")
+		}
+	}
+}
+
+func TestVariationsTakeEffect(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	proven := map[string]bool{}
+	run := func(name string, variations []string, f func(t *testing.T, p *varPage)) {
+		t.Run(name, func(t *testing.T) {
+			f(t, variationPage(t, ctx, variations...))
+			if !t.Failed() {
+				for _, v := range variations {
+					proven[v] = true
+				}
+			}
+		})
+	}
+	one := func(v string, f func(t *testing.T, p *varPage)) { run(v, []string{v}, f) }
+
+	one("context-minimal", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-ctx-min")
+		if got := keys(p.initResult()["hostContext"].(map[string]any)); strings.Join(got, ",") != "theme" {
+			t.Errorf("hostContext keys %v, want [theme]", got)
+		}
+		p.toggleTheme()
+		ch := p.sent("ui/notifications/host-context-changed")
+		if len(ch) == 0 || strings.Join(keys(ch[len(ch)-1]["params"].(map[string]any)), ",") != "theme" {
+			t.Errorf("host-context-changed after a theme change: %v, want {theme}", ch)
+		}
+	})
+	one("context-empty", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-ctx-empty")
+		if got := p.initResult()["hostContext"].(map[string]any); len(got) != 0 {
+			t.Errorf("hostContext %v, want {}", got)
+		}
+		p.toggleTheme()
+		if ch := p.sent("ui/notifications/host-context-changed"); len(ch) != 0 {
+			t.Errorf("host-context-changed sent: %v", ch)
+		}
+	})
+	one("context-changed-full", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-ctx-full")
+		p.toggleTheme()
+		ch := p.sent("ui/notifications/host-context-changed")
+		if len(ch) == 0 {
+			t.Fatal("no host-context-changed after a theme change")
+		}
+		params := ch[len(ch)-1]["params"].(map[string]any)
+		full := p.initResult()["hostContext"].(map[string]any)
+		if params["theme"] != "dark" || len(params) != len(full) {
+			t.Errorf("host-context-changed has %v, want the whole context (%d fields) with theme dark", keys(params), len(full))
+		}
+	})
+	one("theme-dark-initially", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-dark")
+		if got := p.initResult()["hostContext"].(map[string]any)["theme"]; got != "dark" {
+			t.Errorf("theme %v, want dark", got)
+		}
+		if cls, _ := p.page.Locator("body").GetAttribute("class"); cls != "theme-dark" {
+			t.Errorf("body class %q", cls)
+		}
+	})
+	one("locale-non-english", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-locale")
+		if got := p.initResult()["hostContext"].(map[string]any)["locale"]; got != "ja-JP" {
+			t.Errorf("locale %v, want ja-JP", got)
+		}
+	})
+	one("container-fixed-height", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-fixed")
+		cd := p.initResult()["hostContext"].(map[string]any)["containerDimensions"].(map[string]any)
+		if _, flexible := cd["maxHeight"]; flexible || fmt.Sprint(cd["height"]) != "480" {
+			t.Errorf("containerDimensions %v, want a fixed height of 480", cd)
+		}
+		p.rpc("ui/notifications/size-changed", map[string]any{"width": 300, "height": 1234}, true)
+		time.Sleep(300 * time.Millisecond)
+		el, err := p.proxy().FrameElement()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, _ := el.Evaluate(`(f) => f.style.height`, nil); h != "480px" {
+			t.Errorf("after size-changed the frame is %v high, want the fixed 480px", h)
+		}
+	})
+	one("no-optional-capabilities", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-no-caps")
+		assertCapabilitiesMissing(t, p, "message", "updateModelContext", "openLinks", "downloadFile", "logging", "sampling", "serverResources")
+		if got := keys(p.initResult()["hostCapabilities"].(map[string]any)); strings.Join(got, ",") != "sandbox,serverTools" {
+			t.Errorf("hostCapabilities %v, want only sandbox and serverTools", got)
+		}
+	})
+	for v, c := range map[string]string{
+		"no-capability-message": "message", "no-capability-update-model-context": "updateModelContext", "no-capability-open-links": "openLinks",
+		"no-capability-download-file": "downloadFile", "no-capability-logging": "logging", "no-capability-sampling": "sampling", "no-capability-server-resources": "serverResources",
+	} {
+		one(v, func(t *testing.T, p *varPage) {
+			p.openProbeView("var-" + v)
+			assertCapabilitiesMissing(t, p, c)
+		})
+	}
+	one("no-agent", func(t *testing.T, p *varPage) {
+		// No agent to ask: the probe is called from the tool picker, as the
+		// host driver calls the suite.
+		if err := p.page.Locator(`[data-testid="tool-picker"]`).Click(); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.page.Locator(fmt.Sprintf(`[data-testid="tool-option"][data-tool=%q]`, mcpserver.ToolSlow)).Click(); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.page.Locator(`[data-testid="tool-args"]`).Fill(`{"probe":"var-no-agent","delayMs":100}`); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.page.Locator(`[data-testid="tool-call"]`).Click(); err != nil {
+			t.Fatal(err)
+		}
+		waitReports(t, "var-no-agent", "tool-input")
+		turns := func() int {
+			n, _ := p.page.Locator(`[data-testid="conversation"] [data-role="assistant"]`).Count()
+			return n
+		}
+		before := turns()
+		if r := p.rpc("ui/message", map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "no-agent-marker please reply"}}}, false); r == nil || r["result"] == nil {
+			t.Fatalf("ui/message answered %v", r)
+		}
+		time.Sleep(1500 * time.Millisecond)
+		if txt, _ := p.page.Locator(`[data-testid="conversation"] [data-role="user"]`).Last().TextContent(); !strings.Contains(txt, "no-agent-marker") {
+			t.Errorf("the message is not in the conversation: last user turn %q", txt)
+		}
+		say(t, p.page, "Please list your tools")
+		time.Sleep(1500 * time.Millisecond)
+		if after := turns(); after != before {
+			t.Errorf("%d assistant turn(s) appeared after ui/message and a user message, want none", after-before)
+		}
+	})
+	one("payload-undefined-keys", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-undef")
+		waitReports(t, "var-undef", "tool-result")
+		// The proxy receives the host's messages by structured clone and
+		// passes them on the same way; its record (an init script runs
+		// reliably in its document, not in the View's srcdoc) shows what
+		// the View got.
+		v, err := p.proxy().Evaluate(`() => window.__received.filter((m) => m && (m.method === "ui/notifications/tool-input" ? "unsetByHost" in m.params.arguments && m.params.arguments.unsetByHost === undefined : m.method === "ui/notifications/tool-result" && "unsetByHost" in m.params && m.params.unsetByHost === undefined)).map((m) => m.method)`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(v); got != "[ui/notifications/tool-input ui/notifications/tool-result]" {
+			t.Errorf("messages with an undefined-valued key: %s", got)
+		}
+	})
+	one("payload-extra-keys", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-extra")
+		if _, ok := p.initResult()["hostContext"].(map[string]any)["x-reference-extra"]; !ok {
+			t.Error("no extra hostContext key")
+		}
+		in := p.sent("ui/notifications/tool-input")
+		if len(in) != 1 {
+			t.Fatalf("tool-input sent %d times", len(in))
+		}
+		params := in[0]["params"].(map[string]any)
+		if _, ok := params["x-reference-extra"]; !ok {
+			t.Errorf("no extra key in tool-input params: %v", params)
+		}
+		if _, ok := params["arguments"].(map[string]any)["x-reference-extra"]; ok {
+			t.Error("the extra key went into the arguments (that is the tool-input-extra-args defect)")
+		}
+	})
+	one("payload-meta-on-notifications", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-meta")
+		n := 0
+		for _, e := range p.log() {
+			if _, isReq := e.Msg["id"]; e.Dir != "→ view" || isReq {
+				continue
+			}
+			n++
+			params, _ := e.Msg["params"].(map[string]any)
+			meta, _ := params["_meta"].(map[string]any)
+			if _, ok := meta["io.mcpconform.reference/sent"]; !ok {
+				t.Errorf("notification without _meta: %v", e.Msg)
+			}
+		}
+		if n < 2 {
+			t.Errorf("only %d notifications to the View", n)
+		}
+	})
+	one("csp-meta", func(t *testing.T, p *varPage) {
+		header, _ := sandboxCSP(t, p.srv)
+		if !strings.HasPrefix(header, "frame-ancestors ") || strings.Contains(header, "default-src") {
+			t.Errorf("proxy header %q, want only frame-ancestors", header)
+		}
+		p.openProbeView("var-csp-meta")
+		v, err := p.view().Evaluate(`() => { const m = document.querySelector('head > meta[http-equiv="Content-Security-Policy"]'); return m ? m.content : ""; }`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, _ := v.(string); !strings.HasPrefix(s, "default-src 'none'") || !strings.Contains(s, "object-src 'none'") {
+			t.Errorf("the View's <meta> CSP is %q", s)
+		}
+		// The policy is enforced: a connection the default forbids fails.
+		v, err = p.view().Evaluate(`() => fetch("` + p.srv.HostURL + `/api/tools").then(() => "connected", () => "blocked")`)
+		if err != nil || v != "blocked" {
+			t.Errorf("a fetch under the <meta> CSP: %v %v", v, err)
+		}
+	})
+	one("csp-stricter", func(t *testing.T, p *varPage) {
+		header, _ := sandboxCSP(t, p.srv)
+		for _, d := range []string{"form-action 'none'", "worker-src 'none'", "manifest-src 'none'", "media-src data:", "default-src 'none'", "object-src 'none'"} {
+			if !strings.Contains(header, d) {
+				t.Errorf("proxy CSP %q lacks %s", header, d)
+			}
+		}
+	})
+	one("view-same-origin", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-same-origin")
+		v, err := p.proxy().Evaluate(`() => document.querySelector("iframe").getAttribute("sandbox")`)
+		if err != nil || !strings.Contains(fmt.Sprint(v), "allow-same-origin") {
+			t.Errorf("inner iframe sandbox %v (%v), want allow-same-origin", v, err)
+		}
+		if o, _ := p.view().Evaluate(`() => origin`); o != p.srv.SandboxURL {
+			t.Errorf("View origin %v, want the sandbox's %s", o, p.srv.SandboxURL)
+		}
+	})
+	one("no-permissions-allow", func(t *testing.T, p *varPage) {
+		p.openSuiteView()
+		if !strings.Contains(p.hostLog(), "permissions: none") {
+			t.Errorf("host log does not say permissions: none:\n%s", p.hostLog())
+		}
+		for _, f := range []playwright.Frame{p.proxy(), p.view()} {
+			el, err := f.FrameElement()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, _ := el.GetAttribute("allow"); a != "" {
+				t.Errorf("iframe allow=%q", a)
+			}
+		}
+	})
+	one("no-context-changed-on-theme", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-no-theme")
+		p.toggleTheme()
+		for _, m := range p.sent("ui/notifications/host-context-changed") {
+			if _, ok := m["params"].(map[string]any)["theme"]; ok {
+				t.Errorf("theme announced: %v", m)
+			}
+		}
+	})
+	for v, want := range map[string]string{"display-modes-inline-only": "[inline]", "display-modes-absent": "<nil>"} {
+		one(v, func(t *testing.T, p *varPage) {
+			p.openProbeView("var-" + v)
+			if got := fmt.Sprint(p.initResult()["hostContext"].(map[string]any)["availableDisplayModes"]); got != want {
+				t.Errorf("availableDisplayModes %s, want %s", got, want)
+			}
+			r := p.rpc("ui/request-display-mode", map[string]any{"mode": "fullscreen"}, false)
+			if res, _ := r["result"].(map[string]any); res["mode"] != "inline" {
+				t.Errorf("fullscreen request answered %v, want the current mode inline", r)
+			}
+		})
+	}
+	for v, want := range map[string]int{"tool-input-partial-none": 0, "tool-input-partial-once": 1, "tool-input-partial-many": 6} {
+		one(v, func(t *testing.T, p *varPage) {
+			p.openProbeView("var-" + v)
+			n := 0
+			for _, e := range p.log() {
+				if e.Dir != "→ view" {
+					continue
+				}
+				if e.Msg["method"] == "ui/notifications/tool-input" {
+					break
+				}
+				if e.Msg["method"] == "ui/notifications/tool-input-partial" {
+					n++
+				}
+			}
+			if n != want || len(p.sent("ui/notifications/tool-input-partial")) != want {
+				t.Errorf("%d tool-input-partial before tool-input, want %d", n, want)
+			}
+		})
+	}
+	one("errors-32000", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-32000")
+		if r := p.rpc("ui/open-link", map[string]any{}, false); errCode(r) != -32000 {
+			t.Errorf("ui/open-link without url answered %v, want -32000", r)
+		}
+		if r := p.rpc("ui/request-display-mode", map[string]any{"mode": "bogus"}, false); errCode(r) != -32000 {
+			t.Errorf("a bad display mode answered %v, want -32000", r)
+		}
+		if r := p.rpc("no/such-method", map[string]any{}, false); errCode(r) != -32601 {
+			t.Errorf("an unknown method answered %v, want -32601 still", r)
+		}
+	})
+	one("open-link-refused", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-link-refused")
+		r := p.rpc("ui/open-link", map[string]any{"url": "https://example.com/variation"}, false)
+		if res, _ := r["result"].(map[string]any); res["isError"] != true {
+			t.Errorf("ui/open-link answered %v, want {isError:true}", r)
+		}
+		if n, _ := p.page.Locator(`[data-testid="dialog-open-link"]`).Count(); n != 0 || len(p.page.Context().Pages()) != 1 {
+			t.Errorf("a dialog (%d) or a tab (%d pages) opened", n, len(p.page.Context().Pages()))
+		}
+	})
+	one("server-initialize-probes", func(t *testing.T, p *varPage) {
+		var mine []mcpserver.InitializeObservation
+		for _, o := range fixtureSet().MainServer.Observations().Initializes {
+			if o.ClientName == "mcpconform-reference-host" {
+				mine = append(mine, o)
+			}
+		}
+		if len(mine) < 3 {
+			t.Fatalf("%d initializes recorded", len(mine))
+		}
+		last := mine[len(mine)-3:]
+		if string(last[0].Capabilities) != "{}" {
+			t.Errorf("the first probe initialize had capabilities %s, want {}", last[0].Capabilities)
+		}
+		for _, o := range last[1:] {
+			if _, ok := o.UIMIMETypes(); !ok {
+				t.Errorf("initialize %s did not advertise the extension: %s", o.SessionID, o.Capabilities)
+			}
+		}
+		if last[0].SessionID == last[2].SessionID || last[1].SessionID == last[2].SessionID {
+			t.Error("the probe sessions are the real session")
+		}
+	})
+	one("request-teardown-ignored", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-rt-ignored")
+		p.rpc("ui/notifications/request-teardown", map[string]any{}, true)
+		time.Sleep(1 * time.Second)
+		if len(p.sent("ui/resource-teardown")) != 0 {
+			t.Error("ui/resource-teardown sent")
+		}
+		if n, _ := p.page.Locator(`[data-testid="app-card"]`).Count(); n != 1 {
+			t.Errorf("%d app cards, want the View still shown", n)
+		}
+		if !strings.Contains(p.hostLog(), "ignored the app's request to be closed") {
+			t.Error("the host did not log that it ignored the request")
+		}
+	})
+	one("rerender-once", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-rerender")
+		deadline := time.Now().Add(10 * time.Second)
+		count := func(dir, method string) int {
+			n := 0
+			for _, e := range p.log() {
+				if e.Dir == dir && e.Msg["method"] == method {
+					n++
+				}
+			}
+			return n
+		}
+		for time.Now().Before(deadline) && (count("← view", "ui/initialize") < 2 || count("→ view", "ui/notifications/tool-input") < 2) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if i, in := count("← view", "ui/initialize"), count("→ view", "ui/notifications/tool-input"); i != 2 || in != 2 {
+			t.Errorf("%d ui/initialize and %d tool-input, want 2 of each (one per View instance)", i, in)
+		}
+		if !strings.Contains(p.hostLog(), "re-rendering the View") {
+			t.Error("the host did not log the re-render")
+		}
+		// The old instance was torn down the graceful way first.
+		if n := len(p.sent("ui/resource-teardown")); n != 1 {
+			t.Errorf("%d ui/resource-teardown before the re-render, want 1", n)
+		}
+		// The fresh View is the one shown and it works.
+		if r := p.rpc("ping", map[string]any{}, false); r == nil || r["result"] == nil {
+			t.Errorf("ping from the fresh View answered %v", r)
+		}
+	})
+	one("message-consent", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-consent")
+		done := make(chan map[string]any, 1)
+		go func() {
+			done <- p.rpc("ui/message", map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "consent-marker"}}}, false)
+		}()
+		ms := 5000.0
+		if err := p.page.Locator(`[data-testid="dialog-message"] [data-testid="dialog-confirm"]`).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
+			t.Fatalf("no consent dialog: %v", err)
+		}
+		if r := <-done; r == nil || r["result"] == nil {
+			t.Errorf("ui/message after consent answered %v", r)
+		}
+		if txt, _ := p.page.Locator(`[data-testid="conversation"]`).TextContent(); !strings.Contains(txt, "consent-marker") {
+			t.Error("the message did not reach the conversation after consent")
+		}
+	})
+
+	// Every variation has its proof (unless -run picked some subtests).
+	if strings.Contains(flag.Lookup("test.run").Value.String(), "/") {
+		return
+	}
+	for _, v := range reference.Variations {
+		if !proven[v.Name] && !t.Failed() {
+			t.Errorf("variation %s has no end-to-end proof here", v.Name)
+		}
+	}
+}

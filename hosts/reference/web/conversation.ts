@@ -1,0 +1,75 @@
+// The conversation: turns, the composer and the backend's chat API.
+
+import { variation } from "./config";
+import { el, newChatBtn, conversation, input, composer, log } from "./layout";
+import { type Launch, AppView, views } from "./view";
+
+// New content follows the conversation only while the user is at its end:
+// someone who scrolled up to use an earlier app is not yanked away.
+export function followConversation(add: () => void): void {
+  const atEnd = conversation.scrollHeight - conversation.scrollTop - conversation.clientHeight < 48;
+  add();
+  if (atEnd) conversation.scrollTop = conversation.scrollHeight;
+}
+
+export function addTurn(role: "user" | "assistant", text: string): HTMLElement {
+  const turn = el("div", { class: `turn ${role}`, "data-role": role }, el("div", { class: "bubble" }, text));
+  followConversation(() => conversation.append(turn));
+  return turn;
+}
+
+export async function api<T = any>(path: string, body: unknown): Promise<T> {
+  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status} ${await r.text()}`);
+  return r.json();
+}
+
+// What /api/chat and /api/tools/call answer: the assistant's reply and,
+// when the tool called has an app, what the page needs to show it.
+export interface Reply {
+  reply: string;
+  launch?: Launch | null;
+}
+
+export function showReply(r: Reply): void {
+  const turn = addTurn("assistant", r.reply);
+  if (r.launch) new AppView(r.launch, turn);
+}
+
+export async function userMessage(text: string): Promise<void> {
+  addTurn("user", text);
+  // The no-agent variation (a development host): the conversation shows
+  // the message and no model answers it; tools are called from the picker.
+  if (variation("no-agent")) return;
+  showReply(await api<Reply>("/api/chat", { text }));
+}
+
+composer.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = "";
+  void userMessage(text);
+});
+input.addEventListener("keydown", (ev) => {
+  if (ev.key === "Enter" && !ev.shiftKey) {
+    ev.preventDefault();
+    composer.requestSubmit();
+  }
+});
+
+// A new conversation tears every View down gracefully (S L1201: "for any
+// reason"), then clears the conversation and the model context.
+newChatBtn.addEventListener("click", () => {
+  void (async () => {
+    newChatBtn.disabled = true;
+    try {
+      await Promise.all([...views].map((v) => v.close("The user started a new conversation")));
+      conversation.replaceChildren();
+      await api("/api/new-conversation", {});
+      log("host", "new conversation");
+    } finally {
+      newChatBtn.disabled = false;
+    }
+  })();
+});

@@ -1,0 +1,61 @@
+// The page's layout and its protocol log.
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...kids: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  e.append(...kids);
+  return e;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const themeBtn = el("button", { "data-testid": "theme-toggle", class: "icon-btn", title: "Toggle theme" }, "Dark mode");
+export const newChatBtn = el("button", { "data-testid": "new-conversation", class: "icon-btn", title: "Start a new conversation" }, "New conversation");
+export const localeSelect = el("select", { "data-testid": "locale-select", class: "select", title: "Language and region", "aria-label": "Language and region" });
+const header = el("header", { class: "topbar" }, el("div", { class: "brand" }, el("span", { class: "logo" }, "◆"), "Reference Host"), el("div", { class: "spacer" }), localeSelect, newChatBtn, themeBtn);
+export const conversation = el("div", { class: "conversation", "data-testid": "conversation", role: "log" });
+export const input = el("textarea", { "data-testid": "composer", rows: "1", placeholder: "Message the agent — try “Run the conformance suite”" });
+const sendBtn = el("button", { "data-testid": "send", class: "send", type: "submit" }, "Send");
+export const toolsBtn = el("button", { "data-testid": "tool-picker", class: "tools-btn", type: "button", title: "Call one of the model's tools yourself", "aria-haspopup": "dialog", "aria-expanded": "false" }, "Tools");
+export const composer = el("form", { class: "composer" }, toolsBtn, input, sendBtn);
+// The tool picker's panel opens above the composer (outside the form, so
+// Enter in its fields never sends a chat message).
+export const toolPanel = el("div", { class: "tool-panel", role: "dialog", "aria-label": "Tools", "data-testid": "tool-picker-panel", hidden: "" });
+const chat = el("main", { class: "chat" }, conversation, el("div", { class: "composer-wrap" }, toolPanel, composer));
+const logList = el("ol", { class: "log", "data-testid": "rpc-log" });
+const side = el("aside", { class: "side" }, el("h2", {}, "Protocol log"), logList);
+export const dialogs = el("div", { class: "dialogs" });
+document.body.append(header, el("div", { class: "layout" }, chat, side), dialogs);
+
+// ---------------------------------------------------------------- log
+type LogDir = "→ view" | "← view" | "host";
+const LOG_DIRS: Record<LogDir, string> = { "→ view": "to-view", "← view": "from-view", host: "host" };
+const LOG_SHORT = 400;
+const LOG_FULL = 65536;
+
+// One entry per message. The entry shows the first LOG_SHORT characters
+// (a click shows the whole message); data-message holds the whole message,
+// data-dir its direction and data-call the tool call of the View it was
+// exchanged with.
+export function log(dir: LogDir, msg: unknown, call?: string): void {
+  const t = new Date();
+  const ts = t.toISOString().slice(11, 23);
+  const text = typeof msg === "string" ? msg : JSON.stringify(msg);
+  const full = text.length > LOG_FULL ? text.slice(0, LOG_FULL) + "…" : text;
+  const short = text.length > LOG_SHORT ? text.slice(0, LOG_SHORT) + "…" : text;
+  const code = el("code", {}, short);
+  const li = el("li", { "data-dir": LOG_DIRS[dir] }, el("time", {}, ts), el("span", { class: "dir" }, dir), code);
+  li.dataset.message = full;
+  if (call) li.dataset.call = call;
+  if (short !== full) {
+    li.classList.add("long");
+    li.title = "Click to show the whole message";
+    li.addEventListener("click", () => {
+      code.textContent = li.classList.toggle("open") ? full : short;
+    });
+  }
+  logList.append(li);
+  while (logList.children.length > 500) logList.firstElementChild!.remove();
+  logList.scrollTop = logList.scrollHeight;
+  console.debug(`[rpc ${dir}] ${text.length > 4000 ? text.slice(0, 4000) + "…" : text}`);
+}

@@ -1,0 +1,678 @@
+// One rendered app: the sandbox proxy iframe, the View's JSON-RPC session,
+// its tool call, display modes and teardown.
+
+import { config, sandboxOrigin, defect, variation, AVAILABLE_DISPLAY_MODES, direct, opaqueProxy, viewOrigin, SUPPORTED_VERSIONS, DISPLAY_MODES, DISPLAY_MODE_LABELS } from "./config";
+import { el, sleep, log } from "./layout";
+import { followConversation, api, userMessage } from "./conversation";
+import { confirmDialog } from "./dialogs";
+import { theme, locale, styles } from "./context";
+import { grantedPermissions, allowAttribute } from "./permissions";
+import { type DownloadItem, downloadItem, saveFile } from "./downloads";
+
+export interface Launch {
+  serverId: string;
+  tool: { name: string; title?: string; inputSchema?: unknown; _meta?: Record<string, unknown> };
+  callId: string;
+  arguments: Record<string, unknown>;
+  resource: { uri: string; html: string; ui: { csp?: Record<string, string[]>; permissions?: Record<string, unknown> } } | null;
+}
+
+// What /api/call/wait answers: exactly one field.
+interface Outcome {
+  result?: any;
+  cancelled?: string;
+  error?: string;
+  durationMs?: number;
+}
+
+export const views = new Set<AppView>();
+
+const FIXED_HEIGHT = 480;
+
+// The optional host capabilities, and which a variation takes away.
+const OPTIONAL_CAPABILITIES = ["message", "updateModelContext", "openLinks", "downloadFile", "logging", "sampling", "serverResources"];
+const CAPABILITY_VARIATION: Record<string, string> = {
+  message: "no-capability-message",
+  updateModelContext: "no-capability-update-model-context",
+  openLinks: "no-capability-open-links",
+  downloadFile: "no-capability-download-file",
+  logging: "no-capability-logging",
+  sampling: "no-capability-sampling",
+  serverResources: "no-capability-server-resources",
+};
+const offers = (cap: string): boolean => !OPTIONAL_CAPABILITIES.includes(cap) || !(variation("no-optional-capabilities") || variation(CAPABILITY_VARIATION[cap]));
+// A method of an optional capability answers -32601 when it is not offered.
+const CAPABILITY_OF_METHOD: Record<string, string> = {
+  "ui/message": "message",
+  "ui/update-model-context": "updateModelContext",
+  "ui/open-link": "openLinks",
+  "ui/download-file": "downloadFile",
+  "sampling/createMessage": "sampling",
+  "resources/read": "serverResources",
+  "resources/list": "serverResources",
+};
+
+export class AppView {
+  readonly frame: HTMLIFrameElement;
+  readonly card: HTMLElement;
+  private readonly stopBtn: HTMLButtonElement;
+  private readonly closeBtn: HTMLButtonElement;
+  private readonly modeSelect: HTMLSelectElement;
+  private initialized = false;
+  private appCapabilities: any = {};
+  private broken = false;
+  private displayMode = "inline";
+  private nextId = 1;
+  private pending = new Map<number, (msg: any) => void>();
+  private readonly permissions: Record<string, object>;
+  private inputSent = false;
+  private outcome: Outcome | null = null;
+  private outcomeSent = false;
+  private closing: Promise<void> | null = null;
+  private removed = false;
+  private rerendered = false;
+  // Set while a defective close waits for the View's next proxied call.
+  private onProxied: (() => void) | null = null;
+  // The containerDimensions the View last heard (JSON), in ui/initialize's
+  // hostContext or a host-context-changed; resizes are debounced.
+  private dims = "";
+  private dimsTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly resizeObserver = new ResizeObserver(() => this.scheduleDimensions());
+  // Settles once the tool call has ended and its outcome reached the View
+  // (or could not).
+  private readonly callEnded: Promise<void>;
+
+  constructor(
+    readonly launch: Launch,
+    after: HTMLElement,
+  ) {
+    const csp = launch.resource?.ui?.csp;
+    this.permissions = grantedPermissions(launch.resource?.ui?.permissions);
+    const allow = allowAttribute(this.permissions);
+    // Audit trail of the security configuration (S L287).
+    log("host", `CSP for ${launch.resource?.uri}: ${csp ? JSON.stringify(csp) : "none declared, restrictive default"}; permissions: ${allow || "none"}`);
+    const src = config.sandboxURL + (csp ? `?csp=${encodeURIComponent(JSON.stringify(csp))}` : "");
+    const title = launch.tool.title ?? launch.tool.name;
+    this.frame = direct
+      ? el("iframe", { "data-testid": "app-frame", title, sandbox: "allow-scripts allow-forms", srcdoc: launch.resource?.html ?? "" })
+      : el("iframe", {
+          "data-testid": "app-frame",
+          title,
+          // The proxy's permissions as the spec requires (S L475).
+          // Sandbox flags are inherited: allow-downloads on the View only
+          // takes effect when the proxy has it too.
+          sandbox: (defect("proxy-without-same-origin") ? "allow-scripts allow-forms" : "allow-scripts allow-same-origin allow-forms") + (defect("view-allow-downloads") ? " allow-downloads" : ""),
+          src,
+        });
+    // The proxy can only delegate to the View what it has itself.
+    if (allow) this.frame.setAttribute("allow", allow);
+    this.stopBtn = el("button", { "data-testid": "tool-stop", class: "card-btn", title: "Stop the tool call" }, "Stop");
+    this.closeBtn = el("button", { "data-testid": "view-close", class: "card-btn", title: "Close the app", "aria-label": "Close" }, "✕");
+    // Offered once the View has declared its display modes and is
+    // initialized (see offerDisplayModes).
+    this.modeSelect = el("select", { "data-testid": "display-mode", class: "card-select", title: "Display mode", "aria-label": "Display mode", hidden: "" });
+    this.stopBtn.addEventListener("click", () => void this.stop("The user pressed Stop"));
+    this.closeBtn.addEventListener("click", () => void this.close("The user closed the app"));
+    this.modeSelect.addEventListener("change", () => this.userDisplayMode(this.modeSelect.value));
+    this.card = el(
+      "div",
+      { class: "app-card", "data-testid": "app-card", "data-mode": "inline", "data-tool": launch.tool.name, "data-call": launch.callId },
+      el("div", { class: "app-title" }, el("span", { class: "app-name" }, `App · ${launch.tool.name}`), el("span", { class: "spacer" }), this.modeSelect, this.stopBtn, this.closeBtn),
+      this.frame,
+    );
+    if (variation("container-fixed-height")) this.frame.style.height = `${FIXED_HEIGHT}px`;
+    followConversation(() => after.after(this.card));
+    views.add(this);
+    window.addEventListener("message", this.onMessage);
+    this.resizeObserver.observe(this.frame);
+    this.callEnded = this.awaitCall();
+  }
+
+  // ---- the tool call ----------------------------------------------------
+  private async awaitCall(): Promise<void> {
+    this.card.dataset.running = "true";
+    let out: Outcome;
+    try {
+      out = await api<Outcome>("/api/call/wait", { callId: this.launch.callId });
+    } catch (e) {
+      out = { error: e instanceof Error ? e.message : String(e) };
+    }
+    delete this.card.dataset.running;
+    if (out.result !== undefined && defect("slow-result-dropped") && (out.durationMs ?? 0) > 1000) {
+      log("host", `gave up on the result of ${this.launch.tool.name} (took over 1 s)`);
+      return;
+    }
+    this.outcome = out;
+    this.deliverOutcome();
+  }
+
+  // Stop: cancel the running call; the View hears tool-cancelled once the
+  // call has ended (S L1169).
+  async stop(reason: string): Promise<void> {
+    if (this.card.dataset.running !== "true") return;
+    this.stopBtn.disabled = true;
+    try {
+      await api("/api/call/cancel", { callId: this.launch.callId, reason });
+    } finally {
+      this.stopBtn.disabled = false;
+    }
+    await this.callEnded;
+  }
+
+  // ---- teardown -----------------------------------------------------------
+  // Closes the View gracefully: a running call is cancelled first, then the
+  // View gets ui/resource-teardown and the host waits for its answer (S
+  // L1201-1202) before removing it. Before initialized nothing may be sent
+  // (S L485), so an uninitialised View is removed at once.
+  close(reason: string): Promise<void> {
+    if (this.closing) return this.closing;
+    this.closing = (async () => {
+      this.closeBtn.disabled = true;
+      await this.stop(reason);
+      if (this.initialized && !this.broken && !defect("no-teardown-on-close")) {
+        const answered = this.request("ui/resource-teardown", { reason }, 5000).catch((e) => log("host", `teardown: ${e instanceof Error ? e.message : String(e)}; removing the View anyway`));
+        // The defect leaves the View time to receive the request and report
+        // it (its first server call afterwards is answered), then removes it
+        // without waiting for its FLUSH_MS of work and answer. A fixed 500 ms
+        // raced that report on a loaded CI machine and lost it.
+        if (defect("teardown-not-awaited")) await Promise.race([new Promise<void>((r) => (this.onProxied = r)), answered, sleep(5000)]);
+        else await answered;
+      }
+      this.remove();
+    })();
+    return this.closing;
+  }
+
+  private remove(): void {
+    if (this.removed) return;
+    this.removed = true;
+    window.removeEventListener("message", this.onMessage);
+    this.resizeObserver.disconnect();
+    clearTimeout(this.dimsTimer);
+    for (const [, settle] of this.pending) settle({ jsonrpc: "2.0", error: { code: -32000, message: "View removed" } });
+    this.pending.clear();
+    this.card.remove();
+    views.delete(this);
+    log("host", `removed the View of ${this.launch.tool.name}`);
+  }
+
+  // ---- messaging ------------------------------------------------------------
+  private post(msg: unknown): void {
+    this.frame.contentWindow?.postMessage(msg, opaqueProxy ? "*" : sandboxOrigin);
+  }
+
+  send(msg: any): void {
+    log("→ view", msg, this.launch.callId);
+    this.post(msg);
+  }
+
+  notify(method: string, params: unknown): void {
+    if (params && typeof params === "object" && (variation("payload-meta-on-notifications") || variation("payload-extra-keys"))) {
+      const p = { ...(params as Record<string, unknown>) };
+      if (variation("payload-meta-on-notifications")) p._meta = { ...((p._meta as object) ?? {}), "io.mcpconform.reference/sent": Date.now() };
+      if (variation("payload-extra-keys")) p["x-reference-extra"] = { note: "an unknown key a View must ignore" };
+      params = p;
+    }
+    this.send({ jsonrpc: "2.0", method, params });
+  }
+
+  // A host → View request; rejects on an error answer or after timeoutMs.
+  request(method: string, params: unknown, timeoutMs: number): Promise<any> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`no answer to ${method} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(id, (msg) => {
+        clearTimeout(timer);
+        if (msg.error) reject(new Error(`${method}: ${msg.error.message ?? "error"}`));
+        else resolve(msg.result);
+      });
+      this.send({ jsonrpc: "2.0", id, method, params });
+    });
+  }
+
+  contextChanged(partial: Record<string, unknown>): void {
+    if (variation("context-empty")) return;
+    // The context-changed-full variation: every change carries the whole
+    // context, changed field included (a Partial<HostContext> may hold all).
+    if (variation("context-changed-full")) partial = { ...this.hostContext(), ...partial };
+    if (variation("context-minimal")) partial = "theme" in partial ? { theme: partial.theme } : {};
+    if (Object.keys(partial).length === 0) return;
+    if (this.initialized) this.notify("ui/notifications/host-context-changed", partial);
+  }
+
+  // ---- display modes --------------------------------------------------------
+  // Switches the layout and announces the new mode with a partial
+  // host-context-changed: one path for the View's ui/request-display-mode
+  // and the user's display-mode control.
+  private setDisplayMode(mode: string): void {
+    if (mode === this.displayMode) return;
+    this.displayMode = mode;
+    this.card.dataset.mode = mode;
+    this.offerDisplayModes();
+    if (!defect("no-context-changed-on-display-mode")) this.contextChanged({ displayMode: mode });
+  }
+
+  // The modes the user may pick: the host's that the View declared (S
+  // L786: never one it did not; a View that declared none stays inline).
+  private offeredDisplayModes(): string[] {
+    const declared: unknown = this.appCapabilities?.availableDisplayModes;
+    const offered = AVAILABLE_DISPLAY_MODES.filter((m) => Array.isArray(declared) && declared.includes(m));
+    return offered.includes(this.displayMode) ? offered : [this.displayMode, ...offered];
+  }
+
+  private offerDisplayModes(): void {
+    const modes = this.offeredDisplayModes();
+    this.modeSelect.replaceChildren(...modes.map((m) => el("option", { value: m }, DISPLAY_MODE_LABELS[m] ?? m)));
+    this.modeSelect.value = this.displayMode;
+    this.modeSelect.hidden = !this.initialized || modes.length < 2;
+  }
+
+  private userDisplayMode(mode: string): void {
+    if (!this.initialized || !this.offeredDisplayModes().includes(mode)) {
+      this.modeSelect.value = this.displayMode;
+      return;
+    }
+    if (mode !== this.displayMode) log("host", `the user switched ${this.launch.tool.name} to ${mode}`);
+    this.setDisplayMode(mode);
+  }
+
+  // ---- container dimensions -------------------------------------------------
+  // Inline, the width is fixed and the height flexible (size-changed, up to
+  // maxHeight); fullscreen and pip fix both.
+  private containerDimensions(): Record<string, number> {
+    if (defect("container-dimensions-both")) return { height: 420, maxHeight: 6000, width: 640 };
+    const r = this.frame.getBoundingClientRect();
+    const width = Math.round(r.width) || 640;
+    // The container-fixed-height variation: the host fixes the inline
+    // height (S §Container Dimensions, "Fixed").
+    if (this.displayMode === "inline" && variation("container-fixed-height")) return { height: FIXED_HEIGHT, width };
+    if (this.displayMode === "inline") return { maxHeight: 6000, width };
+    return { height: Math.round(r.height) || 420, width };
+  }
+
+  // The container changed size (the window, the layout, the display mode):
+  // once it has settled, an initialized View hears the new dimensions, and
+  // only when they differ from what it was told.
+  private scheduleDimensions(): void {
+    clearTimeout(this.dimsTimer);
+    this.dimsTimer = setTimeout(() => this.announceDimensions(), 150);
+  }
+
+  private announceDimensions(): void {
+    if (!this.initialized || this.removed) return;
+    const d = this.containerDimensions();
+    const json = JSON.stringify(d);
+    if (json === this.dims) return;
+    this.dims = json;
+    this.contextChanged({ containerDimensions: d });
+  }
+
+  private hostContext(): Record<string, unknown> {
+    const containerDimensions = this.containerDimensions();
+    this.dims = JSON.stringify(containerDimensions);
+    if (variation("context-empty")) return {};
+    if (variation("context-minimal")) return { theme };
+    const ctx: Record<string, unknown> = {
+      theme,
+      styles: styles(),
+      displayMode: defect("display-mode-unavailable") ? "maximized" : this.displayMode,
+      availableDisplayModes: DISPLAY_MODES,
+      containerDimensions,
+      locale,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      userAgent: `${config.hostName}/${config.version}`,
+      platform: "web",
+      deviceCapabilities: { touch: false, hover: true },
+      safeAreaInsets: { top: 0, right: 0, bottom: 0, left: 0 },
+      toolInfo: { id: this.launch.callId, tool: this.launch.tool },
+    };
+    if (variation("display-modes-inline-only")) ctx.availableDisplayModes = ["inline"];
+    if (variation("display-modes-absent")) delete ctx.availableDisplayModes;
+    if (variation("payload-extra-keys")) ctx["x-reference-extra"] = { note: "an unknown hostContext key" };
+    return ctx;
+  }
+
+  private hostCapabilities(): Record<string, unknown> {
+    let csp: Record<string, string[]> | undefined = this.launch.resource?.ui?.csp;
+    if (csp && defect("sandbox-csp-advertised-loose")) csp = { ...csp, connectDomains: [...(csp.connectDomains ?? []), "https://*.mcpconform-undeclared.example"] };
+    const sandbox: Record<string, unknown> = {};
+    if (csp) sandbox.csp = csp;
+    if (Object.keys(this.permissions).length > 0) sandbox.permissions = this.permissions;
+    const caps: Record<string, unknown> = {
+      openLinks: {},
+      downloadFile: {},
+      serverTools: {},
+      serverResources: {},
+      logging: {},
+      message: { text: {} },
+      updateModelContext: { text: {}, structuredContent: {} },
+      sampling: {},
+      sandbox,
+    };
+    for (const c of OPTIONAL_CAPABILITIES) if (!offers(c)) delete caps[c];
+    return caps;
+  }
+
+  private onMessage = (ev: MessageEvent): void => {
+    if (ev.source !== this.frame.contentWindow || ev.origin !== viewOrigin) return;
+    const msg = ev.data;
+    if (!msg || typeof msg !== "object" || msg.jsonrpc !== "2.0") return;
+    if (msg.method === "ui/notifications/sandbox-proxy-ready") {
+      this.sendResource();
+      return;
+    }
+    log("← view", msg, this.launch.callId);
+    if (this.broken) return;
+    const malformed = ("method" in msg && typeof msg.method !== "string") || ("id" in msg && !["string", "number"].includes(typeof msg.id));
+    if (malformed) {
+      // Invalid frames are dropped; the session goes on (S §Security).
+      log("host", "dropped a malformed JSON-RPC frame from the View");
+      if (defect("malformed-breaks-session")) this.broken = true;
+      return;
+    }
+    if (typeof msg.method === "string" && "id" in msg) {
+      void this.onRequest(msg);
+    } else if (typeof msg.method === "string") {
+      this.onNotification(msg);
+    } else if ("id" in msg) {
+      const settle = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      settle?.(msg);
+    }
+  };
+
+  // The View's HTML to the proxy, which renders it in a fresh inner frame.
+  private sendResource(): void {
+    this.post({
+      jsonrpc: "2.0",
+      method: "ui/notifications/sandbox-resource-ready",
+      params: {
+        html: this.launch.resource?.html ?? "",
+        csp: this.launch.resource?.ui?.csp,
+        permissions: this.permissions,
+        sandbox: defect("view-not-sandboxed") ? null : defect("view-allow-downloads") ? "allow-scripts allow-forms allow-downloads" : variation("view-same-origin") ? "allow-scripts allow-same-origin allow-forms" : "allow-scripts allow-forms",
+      },
+    });
+  }
+
+  // The rerender-once variation: the View is rendered again from scratch
+  // (as a host does that re-mounts its app component); the fresh View
+  // initializes anew and gets the tool data again. The old instance is torn
+  // down the graceful way first (S L1201-1202).
+  private async rerender(): Promise<void> {
+    if (this.removed || this.closing || direct) return;
+    try {
+      await this.request("ui/resource-teardown", { reason: "The host re-renders the app" }, 5000);
+    } catch (e) {
+      log("host", `teardown before re-rendering: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (this.removed || this.closing) return;
+    log("host", `re-rendering the View of ${this.launch.tool.name}`);
+    this.initialized = false;
+    this.inputSent = false;
+    this.outcomeSent = false;
+    this.appCapabilities = {};
+    for (const [, settle] of this.pending) settle({ jsonrpc: "2.0", error: { code: -32000, message: "View re-rendered" } });
+    this.pending.clear();
+    this.sendResource();
+  }
+
+  private reply(id: unknown, result: unknown): void {
+    this.send({ jsonrpc: "2.0", id, result });
+  }
+
+  private error(id: unknown, code: number, message: string): void {
+    // The errors-32000 variation: refusals for bad params use the generic
+    // server-error code.
+    if (code === -32602 && variation("errors-32000")) code = -32000;
+    this.send({ jsonrpc: "2.0", id, error: { code, message } });
+  }
+
+  private async onRequest(msg: any): Promise<void> {
+    const p = msg.params ?? {};
+    const needs = Object.hasOwn(CAPABILITY_OF_METHOD, msg.method) ? CAPABILITY_OF_METHOD[msg.method] : undefined;
+    if (needs && !offers(needs)) return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
+    try {
+      switch (msg.method) {
+        case "ui/initialize": {
+          this.appCapabilities = p.appCapabilities ?? {};
+          this.offerDisplayModes();
+          let v = SUPPORTED_VERSIONS.includes(p.protocolVersion) ? p.protocolVersion : SUPPORTED_VERSIONS[0];
+          if (defect("protocol-version-wrong")) v = "0.1";
+          const info = { name: config.hostName, version: config.version };
+          const ctx = this.hostContext();
+          if (defect("host-context-mistyped")) ctx.theme = "blue";
+          this.reply(msg.id, {
+            protocolVersion: v,
+            ...(defect("hostinfo-missing") ? { host: info } : { hostInfo: info }),
+            hostCapabilities: this.hostCapabilities(),
+            hostContext: ctx,
+          });
+          if (defect("talks-before-initialized")) {
+            this.sendToolInput();
+            this.deliverOutcome();
+          }
+          return;
+        }
+        case "ping":
+          if (defect("ping-unanswered")) return this.error(msg.id, -32601, "Method not found: ping");
+          return this.reply(msg.id, {});
+        case "tools/call":
+        case "resources/read":
+        case "resources/list": {
+          if (msg.method !== "tools/call" && defect("resources-not-proxied")) return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
+          const closeWaits = this.onProxied; // only calls made after the teardown request count
+          const r = await api<{ result?: any; error?: { code: number; message: string } }>("/api/app", { serverId: this.launch.serverId, method: msg.method, params: p });
+          if (r.error) return this.error(msg.id, r.error.code, r.error.message);
+          if (msg.method === "tools/call" && r.result?.isError && defect("tool-error-as-rpc-error")) return this.error(msg.id, -32603, "tool failed");
+          this.reply(msg.id, r.result);
+          closeWaits?.();
+          return;
+        }
+        case "ui/message": {
+          // content is a ContentBlock[] (SDK) or, as the spec's example
+          // shows, a single block (ext-apps #48): both are accepted.
+          if (!Array.isArray(p.content) && defect("message-object-content-unanswered")) return;
+          if (p.role !== "user") return this.error(msg.id, -32602, "ui/message: role must be user");
+          const blocks = Array.isArray(p.content) ? p.content : p.content ? [p.content] : [];
+          const text = blocks.filter((b: any) => b?.type === "text").map((b: any) => b.text).join("\n");
+          if (!text) return this.error(msg.id, -32602, "ui/message: no text content");
+          if (variation("message-consent")) {
+            const ok = await confirmDialog("message", "Send the app's message?", text);
+            if (!ok) return this.error(msg.id, -32000, "The user declined the app's message");
+          }
+          this.reply(msg.id, {});
+          if (defect("message-dropped")) return;
+          await userMessage(text);
+          return;
+        }
+        case "ui/open-link": {
+          if (typeof p.url !== "string" || p.url === "") {
+            if (defect("invalid-params-accepted")) return this.reply(msg.id, {});
+            return this.error(msg.id, -32602, "Invalid params: ui/open-link needs params.url, a string");
+          }
+          let url: URL;
+          try {
+            url = new URL(p.url);
+          } catch {
+            return this.error(msg.id, -32602, "Invalid URL");
+          }
+          if (url.protocol !== "http:" && url.protocol !== "https:" && !defect("open-link-unvalidated")) return this.error(msg.id, -32602, "Invalid URL: only http and https links open");
+          if (variation("open-link-refused")) {
+            log("host", `refused to open ${url.href}`);
+            return this.reply(msg.id, { isError: true });
+          }
+          const ok = await confirmDialog("open-link", "Open external link?", url.href);
+          if (!ok) return this.error(msg.id, -32000, "The user declined to open the link");
+          if (!defect("link-not-opened")) window.open(url.href, "_blank", "noopener");
+          return this.reply(msg.id, {});
+        }
+        case "ui/download-file": {
+          const items: unknown[] | null = Array.isArray(p.contents) && p.contents.length > 0 ? p.contents : null;
+          if (!items) return this.error(msg.id, -32602, "Invalid params: ui/download-file needs params.contents, a non-empty array");
+          const files: DownloadItem[] = [];
+          for (const it of items) {
+            const f = downloadItem(it);
+            if (typeof f === "string") return this.error(msg.id, -32602, f);
+            files.push(f);
+          }
+          const names = files.map((f) => f.name).join(", ");
+          if (!defect("download-without-confirmation")) {
+            const ok = await confirmDialog("download", files.length === 1 ? "Download a file from the app?" : `Download ${files.length} files from the app?`, names);
+            if (!ok) return this.error(msg.id, -32000, "Download denied by user");
+          }
+          for (const f of files) {
+            let blob = f.blob;
+            if (!blob && f.url) {
+              try {
+                const r = await fetch(f.url);
+                if (!r.ok) throw new Error(`HTTP ${r.status}`);
+                blob = await r.blob();
+              } catch (e) {
+                return this.error(msg.id, -32000, `Invalid content: fetching ${f.url} failed (${e instanceof Error ? e.message : String(e)})`);
+              }
+            }
+            saveFile(blob!, f.name);
+            log("host", `downloaded ${JSON.stringify(f.name)} for the app`);
+          }
+          return this.reply(msg.id, {});
+        }
+        case "ui/update-model-context":
+          if (defect("update-model-context-unimplemented")) return this.error(msg.id, -32601, "Method not found: ui/update-model-context");
+          await api("/api/model-context", p);
+          return this.reply(msg.id, {});
+        case "sampling/createMessage": {
+          if (!Array.isArray(p.messages) || p.messages.length === 0) return this.error(msg.id, -32602, "sampling/createMessage needs messages");
+          const ok = await confirmDialog("sampling", "Let the app use the model?", "The app asks for a model completion.");
+          if (!ok) return this.error(msg.id, -32000, "The user declined the sampling request");
+          const r = await api<{ result: unknown }>("/api/sample", p);
+          return this.reply(msg.id, r.result);
+        }
+        case "ui/request-display-mode": {
+          const want = p.mode;
+          if (typeof want !== "string" || !DISPLAY_MODES.includes(want)) {
+            if (!defect("invalid-params-accepted")) return this.error(msg.id, -32602, `Invalid params: mode must be one of ${DISPLAY_MODES.join(", ")}`);
+          }
+          // Never switch to a mode the app did not declare (S L786); answer
+          // with the resulting mode, the current one when refused (L787-788).
+          const declared: string[] | undefined = this.appCapabilities?.availableDisplayModes;
+          const allowed = AVAILABLE_DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted"));
+          if (allowed && want !== this.displayMode) this.setDisplayMode(want);
+          if (defect("display-mode-invalid-result")) return this.reply(msg.id, { mode: "maximized" });
+          return this.reply(msg.id, { mode: this.displayMode });
+        }
+        default:
+          if (defect("unknown-method-silent")) return;
+          return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
+      }
+    } catch (e) {
+      this.error(msg.id, -32603, e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  // The agent streams its arguments: partial (healed) snapshots first, then
+  // the complete ones once; never a partial after that (S L1120-1136).
+  private sendToolInput(): void {
+    if (this.inputSent) return;
+    this.inputSent = true;
+    let args = this.launch.arguments;
+    if (defect("tool-input-extra-args")) args = { ...args, injected: "by-host" };
+    const keys = Object.keys(args);
+    let partials = keys.map((_, i) => Object.fromEntries(keys.slice(0, i).map((k) => [k, args[k]])));
+    if (variation("tool-input-partial-none")) partials = [];
+    if (variation("tool-input-partial-once")) partials = [{}];
+    if (variation("tool-input-partial-many")) {
+      const grow = keys.map((_, i) => Object.fromEntries(keys.slice(0, i + 1).map((k) => [k, args[k]])));
+      partials = [{}, {}, ...grow, ...grow].slice(0, 6);
+      while (partials.length < 6) partials.push(partials[partials.length - 1] ?? {});
+    }
+    // Structured clone keeps an undefined-valued key that JSON drops.
+    if (variation("payload-undefined-keys")) args = { ...args, unsetByHost: undefined };
+    const partial = (a: Record<string, unknown>) => this.notify("ui/notifications/tool-input-partial", { arguments: a });
+    const input = () => this.notify("ui/notifications/tool-input", { arguments: args });
+    if (!defect("partial-after-input")) partials.forEach(partial);
+    input();
+    if (defect("partial-after-input")) partials.forEach(partial);
+    if (defect("tool-input-twice")) input();
+  }
+
+  // The call's outcome goes to the View once it has its input: tool-result
+  // when the call completed (S L1155), tool-cancelled when it was cancelled
+  // (S L1169).
+  private deliverOutcome(): void {
+    const out = this.outcome;
+    if (!out || !this.inputSent || this.outcomeSent || this.removed) return;
+    this.outcomeSent = true;
+    if (out.cancelled !== undefined) {
+      if (!defect("no-tool-cancelled")) this.notify("ui/notifications/tool-cancelled", { reason: out.cancelled });
+      return;
+    }
+    let result: any = out.result;
+    if (out.error !== undefined) result = { content: [{ type: "text", text: `The tool call failed: ${out.error}` }], isError: true };
+    if (defect("structured-content-stripped")) {
+      const { structuredContent: _s, _meta: _m, ...rest } = result;
+      result = rest;
+    }
+    if (variation("payload-undefined-keys")) result = { ...result, unsetByHost: undefined };
+    if (!defect("tool-result-missing")) this.notify("ui/notifications/tool-result", result);
+  }
+
+  private onNotification(msg: any): void {
+    switch (msg.method) {
+      case "ui/notifications/initialized":
+        if (this.initialized) return;
+        this.initialized = true;
+        if (variation("rerender-once") && !this.rerendered) {
+          this.rerendered = true;
+          setTimeout(() => void this.rerender(), 300);
+        }
+        // Tool data only after initialized (S L485, L1106).
+        if (defect("tool-result-before-input") && this.outcome?.result !== undefined) {
+          this.deliverOutcomeFirst();
+        }
+        this.sendToolInput();
+        this.deliverOutcome();
+        // The user's controls for this View, and any resize since
+        // ui/initialize.
+        this.offerDisplayModes();
+        this.scheduleDimensions();
+        return;
+      case "ui/notifications/size-changed": {
+        // Flexible height: the View drives it, up to maxHeight (S L718).
+        const h = Number(msg.params?.height);
+        if (defect("size-changed-ignored")) return;
+        // A fixed height is the host's, not the View's.
+        if (variation("container-fixed-height")) return;
+        if (Number.isFinite(h) && h > 0 && this.displayMode === "inline") this.frame.style.height = `${Math.min(Math.ceil(h), 6000)}px`;
+        return;
+      }
+      case "ui/notifications/request-teardown":
+        // Accepted: the graceful path, ui/resource-teardown first (draft
+        // L1459).
+        log("host", "the app asked to be closed");
+        if (variation("request-teardown-ignored")) return void log("host", "ignored the app's request to be closed");
+        if (defect("request-teardown-skips-teardown")) {
+          this.remove();
+          return;
+        }
+        void this.close("The app asked to be closed");
+        return;
+      case "notifications/message":
+        if (!offers("logging")) return;
+        // Logging (hostCapabilities.logging): recorded, never answered.
+        log("host", `app log [${msg.params?.level ?? "info"}]: ${JSON.stringify(msg.params?.data)}`);
+        if (defect("log-message-error-reply")) this.send({ jsonrpc: "2.0", id: null, error: { code: -32601, message: "Method not found: notifications/message" } });
+        return;
+    }
+  }
+
+  // The defect tool-result-before-input: the result overtakes the input.
+  private deliverOutcomeFirst(): void {
+    this.inputSent = true;
+    this.deliverOutcome();
+    this.inputSent = false;
+  }
+}

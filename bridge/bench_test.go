@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -28,20 +28,10 @@ var (
 
 func setup(b *testing.B) (*reference.Host, *bridge.Suite) {
 	b.Helper()
+	env := e2etest.Env(b, 30*time.Second)
 	setupOnce.Do(func() {
-		ctx := context.Background()
-		fx, err := fixtures.Start(ctx)
-		if err != nil {
-			setupErr = err
-			return
-		}
-		br, err := bridge.Launch(bridge.Options{})
-		if err != nil {
-			setupErr = err
-			return
-		}
 		benchHost = reference.New()
-		sb, err := benchHost.Setup(ctx, hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second})
+		sb, err := benchHost.Setup(context.Background(), env)
 		if err != nil {
 			setupErr = err
 			return

@@ -157,13 +157,13 @@ func baselinedHost() HostRun {
 // baseline outcome.
 func fullRun() Run {
 	return Run{Tool: "mcpconform", Version: "1.2.3", StartedAt: t0, Duration: 71 * time.Second,
-		Baseline: ".mcpconform/expectations.yml",
-		Hosts:    []HostRun{referenceHost(), brokenHost(), baselinedHost()}}
+		Expectations: ".mcpconform/expectations.yml",
+		Hosts:        []HostRun{referenceHost(), brokenHost(), baselinedHost()}}
 }
 
 func baselinedRun() Run {
 	return Run{Tool: "mcpconform", Version: "1.2.3", StartedAt: t0.Add(50 * time.Second), Duration: 21 * time.Second,
-		Baseline: ".mcpconform/expectations.yml", Hosts: []HostRun{baselinedHost()}}
+		Expectations: ".mcpconform/expectations.yml", Hosts: []HostRun{baselinedHost()}}
 }
 
 func oneHostRun() Run {

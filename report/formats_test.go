@@ -47,7 +47,7 @@ func TestWriteByFormatName(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if got := strings.Join(FormatNames(), ","); got != "junit,tap,json,markdown" {
+	if got := strings.Join(FormatNames(), ","); got != "junit,tap,json,markdown,html" {
 		t.Errorf("formats %s", got)
 	}
 }
@@ -58,7 +58,7 @@ func TestWriteRefusesTwoStdoutsAndUnknownFormats(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "only one report can go to stdout") || stdout.Len() > 0 {
 		t.Errorf("two stdouts: %v, wrote %d bytes", err, stdout.Len())
 	}
-	if err := Write(Outputs{"html": "x.html"}, fullRun(), Options{}, &stdout); err == nil || !strings.Contains(err.Error(), `unknown report format "html"`) {
+	if err := Write(Outputs{"pdf": "x.pdf"}, fullRun(), Options{}, &stdout); err == nil || !strings.Contains(err.Error(), `unknown report format "pdf"`) {
 		t.Errorf("unknown format: %v", err)
 	}
 }

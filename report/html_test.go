@@ -70,7 +70,7 @@ func htmlRuns() (cur, old Run) {
 				Expect: &Expectation{ID: permM.ID, Reason: "flaky prompt", Allow: []protocol.Status{protocol.StatusPass, protocol.StatusTimeout}}},
 		},
 	}
-	cur = Run{Tool: "mcpconform", Version: "0.9.0", StartedAt: t0, Duration: 70 * time.Second, Baseline: "expectations/evil.yaml", Hosts: []HostRun{ref, evil}}
+	cur = Run{Tool: "mcpconform", Version: "0.9.0", StartedAt: t0, Duration: 70 * time.Second, Expectations: "expectations/evil.yaml", Hosts: []HostRun{ref, evil}}
 
 	was := ref
 	was.StartedAt = t0.Add(-24 * time.Hour)
@@ -170,7 +170,7 @@ func TestHTMLModel(t *testing.T) {
 	if c := msg.Cells[0]; c.Kind != "FAIL" || c.Change != "regressed" || c.Was != "PASS" || strings.Contains(c.Message, "[spec") {
 		t.Errorf("reference cell %+v", c)
 	}
-	if c := msg.Cells[1]; c.Kind != "XFAIL" || c.Change != "" || !strings.Contains(c.Baseline, "vendor bug 12") {
+	if c := msg.Cells[1]; c.Kind != "XFAIL" || c.Change != "" || !strings.Contains(c.Expectations, "vendor bug 12") {
 		t.Errorf("evil cell %+v", c)
 	}
 	wantLinks := []htmlLink{

@@ -35,7 +35,7 @@ type jsonRun struct {
 	Version       string     `json:"version"`
 	StartedAt     string     `json:"startedAt"`
 	DurationMs    float64    `json:"durationMs"`
-	Baseline      string     `json:"baseline"`
+	Expectations  string     `json:"baseline"`
 	Summary       Tally      `json:"summary"`
 	Hosts         []jsonHost `json:"hosts"`
 }
@@ -97,7 +97,7 @@ func WriteJSON(w io.Writer, r Run) error {
 		Version:       r.Version,
 		StartedAt:     jsonTime(r.StartedAt),
 		DurationMs:    jsonMs(r.Duration),
-		Baseline:      r.Baseline,
+		Expectations:  r.Expectations,
 		Summary:       r.Tally(),
 		Hosts:         []jsonHost{},
 	}
@@ -170,7 +170,7 @@ func ReadJSON(rd io.Reader) (Run, error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return run, fmt.Errorf("results file: %w", err)
 	}
-	run = Run{Tool: in.Tool, Version: in.Version, Duration: fromMs(in.DurationMs), Baseline: in.Baseline}
+	run = Run{Tool: in.Tool, Version: in.Version, Duration: fromMs(in.DurationMs), Expectations: in.Expectations}
 	if run.StartedAt, err = parseJSONTime(in.StartedAt); err != nil {
 		return run, fmt.Errorf("results file: startedAt: %w", err)
 	}

@@ -65,8 +65,8 @@ func TestJSONRoundTrip(t *testing.T) {
 					t.Errorf("%s: %s, read back %s", name, pair[0], pair[1])
 				}
 			}
-			if !back.StartedAt.Equal(run.StartedAt) || back.Duration != run.Duration || back.Baseline != run.Baseline {
-				t.Errorf("run metadata %v %v %q, want %v %v %q", back.StartedAt, back.Duration, back.Baseline, run.StartedAt, run.Duration, run.Baseline)
+			if !back.StartedAt.Equal(run.StartedAt) || back.Duration != run.Duration || back.Expectations != run.Expectations {
+				t.Errorf("run metadata %v %v %q, want %v %v %q", back.StartedAt, back.Duration, back.Expectations, run.StartedAt, run.Duration, run.Expectations)
 			}
 			for i, c := range h.Cases {
 				bc := bh.Cases[i]

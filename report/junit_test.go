@@ -130,8 +130,8 @@ func checkJUnit(t *testing.T, run Run) {
 		if props["date"] != h.StartedAt.Format("2006-01-02T15:04:05Z07:00") {
 			t.Errorf("suite %s: date %q", h.Host, props["date"])
 		}
-		if props["baseline"] != run.Baseline {
-			t.Errorf("suite %s: baseline property %q, want %q", h.Host, props["baseline"], run.Baseline)
+		if props["baseline"] != run.Expectations {
+			t.Errorf("suite %s: baseline property %q, want %q", h.Host, props["baseline"], run.Expectations)
 		}
 
 		seen := map[[2]string]bool{}

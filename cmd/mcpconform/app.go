@@ -15,7 +15,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
@@ -24,6 +23,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/internal/session"
 	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/report/expectations"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
@@ -239,7 +239,7 @@ func runLimit(cfg Config) time.Duration {
 
 // runSuite runs the suite (session.Conform) and maps the outcome to an
 // exit code: a signal first, then the run's error, then the verdict.
-func runSuite(ctx context.Context, cfg Config, exp *baseline.Expectations, stdout, stderr io.Writer) error {
+func runSuite(ctx context.Context, cfg Config, exp *expectations.Expectations, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sig := make(chan os.Signal, 1)
@@ -268,10 +268,10 @@ func runSuite(ctx context.Context, cfg Config, exp *baseline.Expectations, stdou
 				}
 			},
 		},
-		Reports:  cfg.Out.reports(cfg),
-		Baseline: exp,
-		Console:  report.NewConsole(con, isTerminal(con), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),
-		Tool:     "mcpconform", Version: version, Stdout: stdout,
+		Reports:      cfg.Out.reports(cfg),
+		Expectations: exp,
+		Console:      report.NewConsole(con, isTerminal(con), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),
+		Tool:         "mcpconform", Version: version, Stdout: stdout,
 	})
 	select {
 	case s := <-sig:

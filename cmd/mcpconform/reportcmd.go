@@ -7,8 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/report/expectations"
 )
 
 // reportConfig is the report command's settings (MCPCONFORM_REPORT_*
@@ -35,7 +35,7 @@ type reportConfig struct {
 //
 // Several --from files (one per host, e.g. from a CI matrix) are merged
 // into one report with a suite or subtest per host. --expectations applies
-// a baseline again, replacing the one the results were written with.
+// an expectations file again, replacing the one the results were written with.
 // It exits 0 once every report is written, 2 for bad input, 3 when a
 // report cannot be written; it does not judge the run (run does that).
 func reportCommand() *cli.Command {
@@ -53,7 +53,7 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "html", Usage: "write a self-contained HTML interop grid (hosts × checks, evidence inline) to `FILE` (- for stdout); a host in several --from is merged (shards) or compared (a newer run)"},
 			&cli.StringSliceFlag{Name: "compare", Usage: "with --html: mark the cells that regressed or got fixed since these earlier results `FILE`s"},
 			&cli.StringFlag{Name: "attachments-root", Usage: "write JUnit [[ATTACHMENT|path]] lines relative to `DIR`"},
-			&cli.StringFlag{Name: "expectations", Usage: "apply this baseline YAML `FILE` instead of the one the results carry"},
+			&cli.StringFlag{Name: "expectations", Usage: "apply this expectations YAML `FILE` instead of the one the results carry"},
 			&cli.BoolFlag{Name: "merge", Usage: "combine results of the same host (the shards of one run, --shard I/N) into one; a check in two files is an error"},
 		},
 		Action: func(c *cli.Context) error {
@@ -101,12 +101,12 @@ func reportCommand() *cli.Command {
 				}
 			}
 			if rc.Expectations != "" {
-				exp, err := baseline.Load(rc.Expectations)
+				exp, err := expectations.Load(rc.Expectations)
 				if err != nil {
 					return usage(err)
 				}
-				baseline.Apply(&run, exp)
-				baseline.Apply(&grid, exp)
+				expectations.Apply(&run, exp)
+				expectations.Apply(&grid, exp)
 			}
 			opts := report.Options{JUnit: report.JUnitOptions{AttachmentsRoot: rc.AttachmentsRoot},
 				HTML: report.HTMLOptions{Compare: older, EvidenceDirs: report.EvidenceDirs(rc.From, rc.Compare)}}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/internal/bench"
+	"github.com/mcpconform/mcpconform/internal/cliconfig"
 	"github.com/mcpconform/mcpconform/report"
 )
 
@@ -90,7 +89,7 @@ medians of their figures.`,
 			res, err := bench.Run(ctx, o, logf)
 			if res != nil {
 				res.Print(c.App.Writer)
-				err = errors.Join(err, writeBenchJSON(c, res))
+				err = errors.Join(err, res.Save(c.String("json"), c.App.Writer))
 			}
 			if err != nil {
 				if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -103,66 +102,23 @@ medians of their figures.`,
 	}
 }
 
-// writeBenchJSON writes --json ("-" is stdout, as for every report).
-func writeBenchJSON(c *cli.Context, r *bench.Result) error {
-	switch f := c.String("json"); f {
-	case "":
-		return nil
-	case report.Stdout:
-		return bench.WriteJSON(c.App.Writer, r)
-	default:
-		return report.WriteFile(f, func(w io.Writer) error { return bench.WriteJSON(w, r) })
-	}
-}
-
 // benchRepeat runs the bench in n fresh processes of this binary with the
 // flags given, and prints the medians of their figures.
 func benchRepeat(c *cli.Context, n int) error {
-	self, err := os.Executable()
-	if err != nil {
-		return &exitError{code: ExitInfra, err: err}
-	}
-	med, err := bench.Repeat(c.Context, n, c.App.Writer, func(i int, out string) *exec.Cmd {
-		args := []string{"bench", "--json", out}
-		for _, f := range c.Command.Flags {
-			name := f.Names()[0]
-			if name == "repeat" || name == "json" || !c.IsSet(name) {
-				continue
+	med, err := bench.Repeat(c.Context, n, c.App.Writer, c.App.ErrWriter, func(i int) []string {
+		return cliconfig.Args(c, func(name, v string) string {
+			if name == "reports" {
+				v = filepath.Join(v, fmt.Sprintf("run%d", i))
 			}
-			for _, v := range flagValues(c, f) {
-				if name == "reports" {
-					v = filepath.Join(v, fmt.Sprintf("run%d", i))
-				}
-				args = append(args, "--"+name+"="+v)
-			}
-		}
-		cmd := exec.CommandContext(c.Context, self, args...)
-		cmd.Stdout, cmd.Stderr = c.App.Writer, c.App.ErrWriter
-		return cmd
+			return v
+		}, "repeat", "json")
 	})
 	if err == nil {
 		med.Print(c.App.Writer)
-		err = writeBenchJSON(c, med)
+		err = med.Save(c.String("json"), c.App.Writer)
 	}
 	if err != nil {
 		return &exitError{code: ExitInfra, err: err}
 	}
 	return nil
-}
-
-// flagValues renders a set flag of the bench command for a child process.
-func flagValues(c *cli.Context, f cli.Flag) []string {
-	name := f.Names()[0]
-	switch f.(type) {
-	case *cli.IntFlag:
-		return []string{fmt.Sprint(c.Int(name))}
-	case *cli.BoolFlag:
-		return []string{fmt.Sprint(c.Bool(name))}
-	case *cli.DurationFlag:
-		return []string{c.Duration(name).String()}
-	case *cli.StringSliceFlag:
-		return c.StringSlice(name)
-	default:
-		return []string{c.String(name)}
-	}
 }

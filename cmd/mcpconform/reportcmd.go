@@ -7,8 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpconform/mcpconform/internal/session"
 	"github.com/mcpconform/mcpconform/report"
-	"github.com/mcpconform/mcpconform/report/expectations"
 )
 
 // reportConfig is the report command's settings (MCPCONFORM_REPORT_*
@@ -79,40 +79,14 @@ func reportCommand() *cli.Command {
 			if err := outs.Check(); err != nil {
 				return usage(err)
 			}
-			// The page takes a host more than once (shards, a newer run to
-			// compare); the other formats read the files as one run.
-			stdin := stdinOnce(c.App.Reader)
-			page := report.Outputs{}
-			if rc.HTML != "" {
-				page["html"] = rc.HTML
-				delete(outs, "html")
-			}
-			var run, grid report.Run
-			var older []report.Run
-			var err error
-			if len(outs) > 0 {
-				if run, err = report.ReadRuns(rc.From, stdin(), rc.Merge); err != nil {
-					return usage(err)
-				}
-			}
-			if len(page) > 0 {
-				if grid, older, err = report.ReadHTMLRuns(rc.From, rc.Compare, stdin); err != nil {
-					return usage(err)
-				}
-			}
-			if rc.Expectations != "" {
-				exp, err := expectations.Load(rc.Expectations)
-				if err != nil {
-					return usage(err)
-				}
-				expectations.Apply(&run, exp)
-				expectations.Apply(&grid, exp)
-			}
-			opts := report.Options{JUnit: report.JUnitOptions{AttachmentsRoot: rc.AttachmentsRoot},
-				HTML: report.HTMLOptions{Compare: older, EvidenceDirs: report.EvidenceDirs(rc.From, rc.Compare)}}
-			err = errors.Join(report.Write(outs, run, opts, c.App.Writer), report.Write(page, grid, opts, c.App.Writer))
-			if err != nil {
-				return &exitError{code: ExitInfra, err: fmt.Errorf("writing reports: %w", err)}
+			err := session.Convert{From: rc.From, Compare: rc.Compare, Outputs: outs, Expectations: rc.Expectations,
+				Merge: rc.Merge, AttachmentsRoot: rc.AttachmentsRoot, Stdin: c.App.Reader, Stdout: c.App.Writer}.Write()
+			var ue *session.UsageError
+			switch {
+			case errors.As(err, &ue):
+				return usage(ue.Err)
+			case err != nil:
+				return &exitError{code: ExitInfra, err: err}
 			}
 			return nil
 		},

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/mcpconform/mcpconform/internal/golden"
+
 	"bytes"
 	"encoding/json"
 	"os"
@@ -125,19 +127,7 @@ func TestHTMLGolden(t *testing.T) {
 	}
 	got, _ := json.MarshalIndent(v, "", "  ")
 	got = append(got, '\n')
-	golden := filepath.Join("testdata", "html_data.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -run TestHTMLGolden -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("the page's data differs from %s (rerun with -update and review the diff):\n%s", golden, got)
-	}
+	golden.File(t, filepath.Join("testdata", "html_data.golden.json"), got)
 }
 
 func TestHTMLModel(t *testing.T) {

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/mcpconform/mcpconform/internal/golden"
+
 	"bytes"
 	"encoding/json"
 	"os"
@@ -17,7 +19,7 @@ func TestJSONGolden(t *testing.T) {
 	if err := WriteJSON(&buf, fullRun()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "results_json", buf.Bytes())
+	golden.Check(t, "results_json", buf.Bytes())
 }
 
 // TestJSONRoundTrip: what ReadJSON gives back renders every other format

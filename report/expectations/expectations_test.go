@@ -1,38 +1,17 @@
 package expectations
 
 import (
-	"bytes"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/internal/golden"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report/expectations -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden file (run go test ./report/expectations -update if intended)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
-}
 
 const sample = `# known host bugs
 claude-web:
@@ -326,7 +305,7 @@ func TestUpdateGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "updated", out)
+	golden.Check(t, "updated", out)
 }
 
 // TestUpdateAcceptsTheRun: judged against its own updated expectations, a run
@@ -377,7 +356,7 @@ func TestUpdateFromNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "new", out)
+	golden.Check(t, "new", out)
 	next, err := Parse("new.yml", out)
 	if err != nil {
 		t.Fatal(err)

@@ -44,6 +44,13 @@ func setup(b *testing.B) (*reference.Host, *bridge.Suite) {
 	return benchHost, benchSB
 }
 
+// reportMs stops the timer and reports the median and p99 of ms.
+func reportMs(b *testing.B, ms []float64) {
+	b.StopTimer()
+	b.ReportMetric(percentile(ms, 0.5), "median-ms")
+	b.ReportMetric(percentile(ms, 0.99), "p99-ms")
+}
+
 func percentile(xs []float64, p float64) float64 {
 	s := append([]float64(nil), xs...)
 	sort.Float64s(s)
@@ -85,9 +92,7 @@ func BenchmarkDispatchRoundTrip(b *testing.B) {
 			}
 		}
 	}
-	b.StopTimer()
-	b.ReportMetric(percentile(all, 0.5), "median-ms")
-	b.ReportMetric(percentile(all, 0.99), "p99-ms")
+	reportMs(b, all)
 }
 
 // BenchmarkBareEvaluate is the physical floor: one gesture-free evaluate of
@@ -105,9 +110,7 @@ func BenchmarkBareEvaluate(b *testing.B) {
 		}
 		ms = append(ms, float64(time.Since(t0).Microseconds())/1000)
 	}
-	b.StopTimer()
-	b.ReportMetric(percentile(ms, 0.5), "median-ms")
-	b.ReportMetric(percentile(ms, 0.99), "p99-ms")
+	reportMs(b, ms)
 }
 
 // BenchmarkPlaywrightFrameEvaluate is Playwright's own frame.Evaluate on the
@@ -125,7 +128,5 @@ func BenchmarkPlaywrightFrameEvaluate(b *testing.B) {
 		}
 		ms = append(ms, float64(time.Since(t0).Microseconds())/1000)
 	}
-	b.StopTimer()
-	b.ReportMetric(percentile(ms, 0.5), "median-ms")
-	b.ReportMetric(percentile(ms, 0.99), "p99-ms")
+	reportMs(b, ms)
 }

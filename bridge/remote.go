@@ -31,7 +31,6 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -173,16 +172,7 @@ func locateDriver(p Paths, wantBrowser bool) (Paths, error) {
 	} else if p.Browser == "" {
 		p.Browser = os.Getenv("MCPCONFORM_BROWSER")
 	}
-	if p.DriverDir == "" {
-		p.DriverDir = os.Getenv("PLAYWRIGHT_DRIVER_PATH")
-	}
-	if p.DriverDir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		p.DriverDir = filepath.Join(cache, "mcpconform", "driver-"+DriverVersion)
-	}
+	p.DriverDir = driverDir(p.DriverDir)
 	return p, nil
 }
 

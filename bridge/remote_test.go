@@ -173,18 +173,26 @@ func fakeBrowsers(t *testing.T, p bridge.Paths) string {
 	return dir
 }
 
-// commandLine is the browser's command line, from chrome://version.
-func commandLine(t *testing.T, br *bridge.Browser) []string {
+// newPage opens a page in a new context of br; close the context.
+func newPage(t *testing.T, br *bridge.Browser) (playwright.BrowserContext, playwright.Page) {
 	t.Helper()
 	c, err := br.NewContext(playwright.BrowserNewContextOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
 	pg, err := c.NewPage()
 	if err != nil {
+		c.Close()
 		t.Fatal(err)
 	}
+	return c, pg
+}
+
+// commandLine is the browser's command line, from chrome://version.
+func commandLine(t *testing.T, br *bridge.Browser) []string {
+	t.Helper()
+	c, pg := newPage(t, br)
+	defer c.Close()
 	if _, err := pg.Goto("chrome://version"); err != nil {
 		t.Fatal(err)
 	}
@@ -199,15 +207,8 @@ func commandLine(t *testing.T, br *bridge.Browser) []string {
 func checkGuard(t *testing.T, br *bridge.Browser) {
 	t.Helper()
 	ln := serveLoopback(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("loopback ok")) })
-	c, err := br.NewContext(playwright.BrowserNewContextOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, pg := newPage(t, br)
 	defer c.Close()
-	pg, err := c.NewPage()
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := pg.Goto("http://" + ln.Addr().String() + "/"); err != nil {
 		t.Fatalf("loopback page: %v", err)
 	}

@@ -70,16 +70,8 @@ type htmlData struct {
 }
 
 type htmlHost struct {
-	Host         string  `json:"host"`
-	HostName     string  `json:"hostName"`
-	HostVersion  string  `json:"hostVersion"`
-	Browser      string  `json:"browser"`
-	Platform     string  `json:"platform"`
-	SuiteVersion string  `json:"suiteVersion"`
-	StartedAt    string  `json:"startedAt"`
-	DurationMs   float64 `json:"durationMs"`
-	Infra        string  `json:"infra"`
-	Summary      Tally   `json:"summary"`
+	hostMeta
+	Summary Tally `json:"summary"`
 	// Judged counts the checks that reached a verdict (everything but
 	// SKIP and NOTRUN); MustJudged and MustPassed the MUST and MUST NOT
 	// checks among them and those that passed.
@@ -233,12 +225,7 @@ func htmlModel(r Run, opt HTMLOptions) (htmlData, []htmlImage) {
 	}
 	for hi, h := range r.Hosts {
 		base, compared := compareBase(h.Host, opt.Compare)
-		hh := htmlHost{
-			Host: sanitize(h.Host), HostName: sanitize(h.HostName), HostVersion: sanitize(h.HostVersion),
-			Browser: sanitize(h.Browser), Platform: sanitize(h.Platform), SuiteVersion: sanitize(h.SuiteVersion),
-			StartedAt: jsonTime(h.StartedAt), DurationMs: jsonMs(hostDuration(h)), Infra: sanitize(h.Infra),
-			Summary: h.Tally(),
-		}
+		hh := htmlHost{hostMeta: hostMetaOf(h, hostDuration(h), sanitize), Summary: h.Tally()}
 		if compared != nil {
 			d.Compared = true
 			hh.ComparedWith = jsonTime(compared.StartedAt)

@@ -138,15 +138,11 @@ func connectRemote(o Options) (*Browser, error) {
 // a user gesture, by trying one in a throwaway guarded context through a
 // gesture-free evaluate (Playwright's own evaluate would grant a gesture).
 func (b *Browser) popupsBlocked() (bool, error) {
-	c, err := b.NewContext(playwright.BrowserNewContextOptions{})
+	c, p, err := b.NewPage()
 	if err != nil {
 		return false, err
 	}
 	defer c.Close()
-	p, err := c.NewPage()
-	if err != nil {
-		return false, err
-	}
 	ev := NewEvaluator(c, p.MainFrame(), "true")
 	defer ev.Reset()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)

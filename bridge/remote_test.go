@@ -176,13 +176,8 @@ func fakeBrowsers(t *testing.T, p bridge.Paths) string {
 // newPage opens a page in a new context of br; close the context.
 func newPage(t *testing.T, br *bridge.Browser) (playwright.BrowserContext, playwright.Page) {
 	t.Helper()
-	c, err := br.NewContext(playwright.BrowserNewContextOptions{})
+	c, pg, err := br.NewPage()
 	if err != nil {
-		t.Fatal(err)
-	}
-	pg, err := c.NewPage()
-	if err != nil {
-		c.Close()
 		t.Fatal(err)
 	}
 	return c, pg

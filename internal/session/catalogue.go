@@ -11,8 +11,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mxschmitt/playwright-go"
-
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/protocol"
@@ -41,15 +39,11 @@ func Catalogue(ctx context.Context, paths bridge.Paths) (protocol.SuiteList, err
 		return list, err
 	}
 	defer br.Close()
-	bctx, err := br.NewContext(playwright.BrowserNewContextOptions{})
+	bctx, page, err := br.NewPage()
 	if err != nil {
 		return list, err
 	}
 	defer bctx.Close()
-	page, err := bctx.NewPage()
-	if err != nil {
-		return list, err
-	}
 	if _, err := page.Goto("http://" + ln.Addr().String() + "/"); err != nil {
 		return list, err
 	}

@@ -273,7 +273,7 @@ func TestVerdictCodes(t *testing.T) {
 		{"flaky passing", hostRun("reference", kase("tools/call-result", "PASS", "")), exp, ExitOK, ExitOK},
 		{"flaky with another status", hostRun("reference", kase("tools/call-result", "FAIL", "x")), exp, ExitFailures, ExitFailures},
 		{"absent entries", hostRun("reference", pass), exp, ExitOK, ExitOK},
-		{"baselined check skipped", hostRun("reference", pass, kase("display/theme-toggle", "SKIP", "unsupported: toggleTheme")), exp, ExitOK, ExitOK},
+		{"check with an expectations entry skipped", hostRun("reference", pass, kase("display/theme-toggle", "SKIP", "unsupported: toggleTheme")), exp, ExitOK, ExitOK},
 		{"everything skipped", hostRun("reference", kase("a/b", "SKIP", "unsupported: clickTrigger"), kase("a/c", "NOTRUN", "")), nil, ExitNoTests, ExitNoTests},
 		{"nothing selected", hostRun("reference"), exp, ExitNoTests, ExitNoTests},
 		{"other host's entries do not apply", hostRun("chatgpt", kase("display/theme-toggle", "FAIL", "x")), exp, ExitFailures, ExitFailures},

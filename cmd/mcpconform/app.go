@@ -197,10 +197,6 @@ func runCommand() *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Usage: "limit for the whole run (with --repeat N, for each of the N passes) [MCPCONFORM_TIMEOUT]", Value: 10 * time.Minute},
 			&cli.DurationFlag{Name: "app-timeout", Usage: "how long the host may take to show the app [MCPCONFORM_APP_TIMEOUT]", Value: 60 * time.Second},
 			&cli.DurationFlag{Name: "stall", Usage: "declare the suite stalled after this long without progress [MCPCONFORM_STALL]", Value: 2 * time.Minute},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
-			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]"},
-			&cli.StringFlag{Name: "browser-ws", Usage: "use the Playwright browser server at `URL` (ws://…, e.g. from `playwright run-server`) instead of a local Chromium [MCPCONFORM_BROWSER_WS]"},
-			&cli.StringFlag{Name: "cdp", Usage: "attach to a running Chrome or Electron app with remote debugging at `URL` (http:// or ws://) [MCPCONFORM_CDP]"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
 			&cli.StringFlag{Name: "evidence-dir", Usage: "write screenshots, console lines and JSON-RPC messages of checks that did not pass under `DIR` (\"\" disables) [MCPCONFORM_EVIDENCE_DIR]", Value: "mcpconform-results/evidence"},
@@ -212,7 +208,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "soak: run the suite `N` times in one process, printing goroutines, open files, child processes and memory after each (reports hold the last run) [MCPCONFORM_REPEAT]"},
 			&cli.IntFlag{Name: "retries", Usage: "rerun a check that failed up to `N` times; one that then passes is reported flaky [MCPCONFORM_RETRIES]"},
 			&cli.BoolFlag{Name: "trace", Usage: "record a Playwright trace of the run into the evidence directory (may contain page content) [MCPCONFORM_TRACE]"},
-		}, outputFlags()...),
+		}, append(browserFlags(true), outputFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return usage(fmt.Errorf("run takes no arguments, got %q", c.Args().Slice()))

@@ -38,7 +38,7 @@ diagnostic under the runner's long-poll and under a fixed polling interval,
 and bare evaluates in the same app frame. Quote medians over several
 processes: --repeat 3 runs the bench in 3 fresh processes and prints the
 medians of their figures.`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "run the bench in `N` fresh processes and print the medians"},
 			&cli.IntFlag{Name: "round-trips", Value: 200, Usage: "requests the round-trip diagnostic parks under the long-poll"},
 			&cli.IntFlag{Name: "evaluates", Value: 200, Usage: "bare evaluates (and Playwright evaluates) timed in the app frame"},
@@ -51,12 +51,8 @@ medians of their figures.`,
 			&cli.DurationFlag{Name: "app-timeout", Value: 60 * time.Second, Usage: "how long the host may take to show the app"},
 			&cli.StringFlag{Name: "json", Usage: "also write the figures as JSON to `FILE` (- for stdout)"},
 			&cli.StringFlag{Name: "reports", Usage: "keep the full run's reports (" + strings.Join(report.FormatNames(), ", ") + ") and evidence in `DIR`"},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
-			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` [MCPCONFORM_NODE]"},
-			&cli.StringFlag{Name: "browser-ws", Usage: "use the Playwright browser server at `URL` instead of launching Chromium [MCPCONFORM_BROWSER_WS]"},
-			&cli.StringFlag{Name: "cdp", Usage: "attach to the Chromium with remote debugging at `URL` instead of launching one [MCPCONFORM_CDP]"},
 			&cli.BoolFlag{Name: "headed", Usage: "show the browser window"},
-		},
+		}, browserFlags(true)...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return usage(fmt.Errorf("bench takes no arguments, got %q", c.Args().Slice()))

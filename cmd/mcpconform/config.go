@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/urfave/cli/v2"
+
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/internal/cliconfig"
 )
@@ -19,3 +21,18 @@ type browserConfig struct {
 }
 
 func (bc browserConfig) paths() bridge.Paths { return bridge.Paths{Browser: bc.Browser, Node: bc.Node} }
+
+// browserFlags are the flags of browserConfig, and with remote those of a
+// remote browser as well (BROWSER_WS, CDP).
+func browserFlags(remote bool) []cli.Flag {
+	fs := []cli.Flag{
+		&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
+		&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]"},
+	}
+	if remote {
+		fs = append(fs,
+			&cli.StringFlag{Name: "browser-ws", Usage: "use the Playwright browser server at `URL` (ws://…, e.g. from `playwright run-server`) instead of a local Chromium [MCPCONFORM_BROWSER_WS]"},
+			&cli.StringFlag{Name: "cdp", Usage: "attach to a running Chrome or Electron app with remote debugging at `URL` (http:// or ws://) [MCPCONFORM_CDP]"})
+	}
+	return fs
+}

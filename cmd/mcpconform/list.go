@@ -10,11 +10,7 @@ func listCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "list",
 		Usage: "print the conformance catalogue (read from the suite itself, in a headless browser)",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print JSON instead of a table"},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
-			&cli.StringFlag{Name: "node", Usage: "Node.js binary `PATH` [MCPCONFORM_NODE]"},
-		},
+		Flags: append([]cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON instead of a table"}}, browserFlags(false)...),
 		Action: func(c *cli.Context) error {
 			var bc browserConfig
 			if err := load(c, &bc); err != nil {

@@ -26,12 +26,10 @@ func loginCommand() *cli.Command {
 			"the session (a Playwright storage state) is written to --out with mode 0600. `run --host HOST` reads it\n" +
 			"from MCPCONFORM_<HOST>_STORAGE_STATE. The file is a login session: keep it out of the repository; in CI\n" +
 			"store it as a secret (docs/hosted.md).",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "host", Usage: "product to log in to (" + strings.Join(hostedNames(), ", ") + ")", Required: true},
 			&cli.StringFlag{Name: "out", Usage: "write the storage state to `FILE` (default: $MCPCONFORM_<HOST>_STORAGE_STATE, else <user config dir>/mcpconform/<host>.storage-state.json)"},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
-			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]"},
-		},
+		}, browserFlags(false)...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return usage(fmt.Errorf("login takes no arguments, got %q", c.Args().Slice()))

@@ -51,6 +51,18 @@ const Stdout = "-"
 // standard output); formats not in the map are not written.
 type Outputs map[string]string
 
+// OutputsOf is paths without the formats whose path is empty (not asked
+// for).
+func OutputsOf(paths map[string]string) Outputs {
+	o := Outputs{}
+	for name, path := range paths {
+		if path != "" {
+			o[name] = path
+		}
+	}
+	return o
+}
+
 // Check refuses unknown formats and more than one format on stdout.
 func (o Outputs) Check() error {
 	onStdout := 0

@@ -29,13 +29,7 @@ type outputConfig struct {
 
 // outputs are the reports of a run by format ("-" is stdout for each).
 func (o outputConfig) outputs(cfg Config) report.Outputs {
-	outs := report.Outputs{}
-	for name, path := range map[string]string{"junit": cfg.JUnit, "tap": cfg.TAP, "json": o.JSON, "markdown": o.Markdown, "html": o.HTML} {
-		if path != "" {
-			outs[name] = path
-		}
-	}
-	return outs
+	return report.OutputsOf(map[string]string{"junit": cfg.JUnit, "tap": cfg.TAP, "json": o.JSON, "markdown": o.Markdown, "html": o.HTML})
 }
 
 func outputFlags() []cli.Flag {

@@ -67,12 +67,7 @@ func reportCommand() *cli.Command {
 			if len(rc.From) == 0 {
 				return usage(errors.New("report needs --from FILE (the results written by mcpconform run --json)"))
 			}
-			outs := report.Outputs{}
-			for name, path := range map[string]string{"junit": rc.JUnit, "tap": rc.TAP, "markdown": rc.Markdown, "json": rc.JSON, "html": rc.HTML} {
-				if path != "" {
-					outs[name] = path
-				}
-			}
+			outs := report.OutputsOf(map[string]string{"junit": rc.JUnit, "tap": rc.TAP, "markdown": rc.Markdown, "json": rc.JSON, "html": rc.HTML})
 			if len(outs) == 0 {
 				return usage(errors.New("nothing to write: give --junit, --tap, --markdown, --json or --html"))
 			}

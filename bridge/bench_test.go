@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -28,20 +28,10 @@ var (
 
 func setup(b *testing.B) (*reference.Host, *bridge.Suite) {
 	b.Helper()
+	env := e2etest.Env(b, 30*time.Second)
 	setupOnce.Do(func() {
-		ctx := context.Background()
-		fx, err := fixtures.Start(ctx)
-		if err != nil {
-			setupErr = err
-			return
-		}
-		br, err := bridge.Launch(bridge.Options{})
-		if err != nil {
-			setupErr = err
-			return
-		}
 		benchHost = reference.New()
-		sb, err := benchHost.Setup(ctx, hosts.Env{Browser: br, ServerURL: fx.Main.URL, SecondServerURL: fx.Second.URL, AppTimeout: 30 * time.Second})
+		sb, err := benchHost.Setup(context.Background(), env)
 		if err != nil {
 			setupErr = err
 			return
@@ -52,6 +42,13 @@ func setup(b *testing.B) (*reference.Host, *bridge.Suite) {
 		b.Fatal(setupErr)
 	}
 	return benchHost, benchSB
+}
+
+// reportMs stops the timer and reports the median and p99 of ms.
+func reportMs(b *testing.B, ms []float64) {
+	b.StopTimer()
+	b.ReportMetric(percentile(ms, 0.5), "median-ms")
+	b.ReportMetric(percentile(ms, 0.99), "p99-ms")
 }
 
 func percentile(xs []float64, p float64) float64 {
@@ -95,9 +92,7 @@ func BenchmarkDispatchRoundTrip(b *testing.B) {
 			}
 		}
 	}
-	b.StopTimer()
-	b.ReportMetric(percentile(all, 0.5), "median-ms")
-	b.ReportMetric(percentile(all, 0.99), "p99-ms")
+	reportMs(b, all)
 }
 
 // BenchmarkBareEvaluate is the physical floor: one gesture-free evaluate of
@@ -115,9 +110,7 @@ func BenchmarkBareEvaluate(b *testing.B) {
 		}
 		ms = append(ms, float64(time.Since(t0).Microseconds())/1000)
 	}
-	b.StopTimer()
-	b.ReportMetric(percentile(ms, 0.5), "median-ms")
-	b.ReportMetric(percentile(ms, 0.99), "p99-ms")
+	reportMs(b, ms)
 }
 
 // BenchmarkPlaywrightFrameEvaluate is Playwright's own frame.Evaluate on the
@@ -135,7 +128,5 @@ func BenchmarkPlaywrightFrameEvaluate(b *testing.B) {
 		}
 		ms = append(ms, float64(time.Since(t0).Microseconds())/1000)
 	}
-	b.StopTimer()
-	b.ReportMetric(percentile(ms, 0.5), "median-ms")
-	b.ReportMetric(percentile(ms, 0.99), "p99-ms")
+	reportMs(b, ms)
 }

@@ -217,6 +217,21 @@ func (b *Browser) NewContext(opts playwright.BrowserNewContextOptions) (playwrig
 	return b.Browser.NewContext(opts)
 }
 
+// NewPage opens a page in a new context (NewContext with default options).
+// The caller closes the context, which closes the page.
+func (b *Browser) NewPage() (playwright.BrowserContext, playwright.Page, error) {
+	c, err := b.NewContext(playwright.BrowserNewContextOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := c.NewPage()
+	if err != nil {
+		c.Close()
+		return nil, nil, err
+	}
+	return c, p, nil
+}
+
 // installChromium downloads Playwright's Chromium (without the headless
 // shell) with the driver's own installer into playwrightBrowsersDir and
 // returns its binary. Where the download is off or fails, the error is

@@ -54,6 +54,27 @@ func fakeChromiumAt(t *testing.T, dir, name, rel string, complete bool) string {
 	return bin
 }
 
+// requireBrowser is this machine's Chromium (as Locate finds it, so
+// MCPCONFORM_BROWSER=/nonexistent hides it). Without one the test skips,
+// or fails with MCPCONFORM_REQUIRE_BROWSER=1: the rule of
+// internal/e2etest, which this package's own tests cannot import.
+func requireBrowser(t *testing.T) string {
+	t.Helper()
+	p, err := Locate(Paths{})
+	if err == nil {
+		return p.Browser
+	}
+	if !errors.Is(err, ErrNoBrowser) && !errors.Is(err, ErrNoNode) {
+		t.Fatal(err)
+	}
+	msg := fmt.Sprintf("no Chromium: this test drives a real browser: %v", err)
+	if os.Getenv("MCPCONFORM_REQUIRE_BROWSER") == "1" {
+		t.Fatalf("%s (MCPCONFORM_REQUIRE_BROWSER=1: a browser test must not skip)", msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
 // The order: explicit → system → Playwright's installed Chromium (the
 // newest complete one, not the headless shell); nothing found is "" for
 // locate and ErrNoBrowser, naming what to install, for Locate.
@@ -164,6 +185,7 @@ func (tw *tripwire) seen() []string {
 // tripwire proxy. It returns the server's request paths and the tripwire.
 func offlineDownload(t *testing.T, status int) (paths func() []string, tw *tripwire, browsersDir string) {
 	t.Helper()
+	hideSystemBrowsers(t)
 	p, err := locate(Paths{})
 	if errors.Is(err, ErrNoNode) {
 		t.Skip(err)
@@ -179,7 +201,6 @@ func offlineDownload(t *testing.T, status int) (paths func() []string, tw *tripw
 			t.Skipf("the Playwright driver could not be installed: %v", err)
 		}
 	}
-	hideSystemBrowsers(t)
 	var mu sync.Mutex
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -296,16 +317,7 @@ func TestLaunchWithoutBrowserDownloadOff(t *testing.T) {
 // the browsers directory and launches it; a second Launch finds it there
 // without downloading again.
 func TestLaunchDownloadsPlaywrightChromium(t *testing.T) {
-	var real string
-	for _, c := range systemBrowsers {
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
-			real = c
-			break
-		}
-	}
-	if real == "" {
-		t.Skip("no system Chromium for the downloaded wrapper to start (install it: apt-get install chromium)")
-	}
+	real := requireBrowser(t)
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("the served zip has the linux64 layout")
 	}

@@ -64,16 +64,7 @@ func locate(p Paths) (Paths, error) {
 	if p.Node, err = findNode(p.Node); err != nil {
 		return p, err
 	}
-	if p.DriverDir == "" {
-		p.DriverDir = os.Getenv("PLAYWRIGHT_DRIVER_PATH")
-	}
-	if p.DriverDir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		p.DriverDir = filepath.Join(cache, "mcpconform", "driver-"+DriverVersion)
-	}
+	p.DriverDir = driverDir(p.DriverDir)
 	if p.Browser, err = findBrowser(p.Browser, p.DriverDir); err != nil {
 		return p, err
 	}
@@ -120,6 +111,22 @@ func nodeMajor(path string) (int, error) {
 		return 0, fmt.Errorf("unexpected version %q", strings.TrimSpace(string(out)))
 	}
 	return strconv.Atoi(m[1])
+}
+
+// driverDir is dir, else PLAYWRIGHT_DRIVER_PATH, else mcpconform's
+// folder for this DriverVersion in the user cache directory.
+func driverDir(dir string) string {
+	if dir == "" {
+		dir = os.Getenv("PLAYWRIGHT_DRIVER_PATH")
+	}
+	if dir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		dir = filepath.Join(cache, "mcpconform", "driver-"+DriverVersion)
+	}
+	return dir
 }
 
 // findBrowser returns the explicit browser (an error if it is missing),

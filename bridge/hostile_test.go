@@ -3,7 +3,6 @@ package bridge_test
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -59,11 +58,8 @@ func (h *countingHost) CheckLinkOpen(context.Context, protocol.Request) (protoco
 }
 
 func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	br := launch(t, bridge.Options{})
+	ln := serveLoopback(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		if r.URL.Path == "/frame" {
 			w.Write([]byte(hostilePage))
@@ -71,14 +67,7 @@ func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
 		}
 		// The suite is looked for in frames, as in a host page.
 		w.Write([]byte(`<!doctype html><iframe src="/frame?` + r.URL.RawQuery + `"></iframe>`))
-	})}
-	go srv.Serve(ln)
-	defer srv.Close()
-	br, err := bridge.Launch(bridge.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer br.Close()
+	})
 
 	run := func(t *testing.T, mode string) (report.HostRun, error, *countingHost) {
 		c, err := br.NewContext(pwOpts())

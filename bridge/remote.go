@@ -31,7 +31,6 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -139,15 +138,11 @@ func connectRemote(o Options) (*Browser, error) {
 // a user gesture, by trying one in a throwaway guarded context through a
 // gesture-free evaluate (Playwright's own evaluate would grant a gesture).
 func (b *Browser) popupsBlocked() (bool, error) {
-	c, err := b.NewContext(playwright.BrowserNewContextOptions{})
+	c, p, err := b.NewPage()
 	if err != nil {
 		return false, err
 	}
 	defer c.Close()
-	p, err := c.NewPage()
-	if err != nil {
-		return false, err
-	}
 	ev := NewEvaluator(c, p.MainFrame(), "true")
 	defer ev.Reset()
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -173,16 +168,7 @@ func locateDriver(p Paths, wantBrowser bool) (Paths, error) {
 	} else if p.Browser == "" {
 		p.Browser = os.Getenv("MCPCONFORM_BROWSER")
 	}
-	if p.DriverDir == "" {
-		p.DriverDir = os.Getenv("PLAYWRIGHT_DRIVER_PATH")
-	}
-	if p.DriverDir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		p.DriverDir = filepath.Join(cache, "mcpconform", "driver-"+DriverVersion)
-	}
+	p.DriverDir = driverDir(p.DriverDir)
 	return p, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -24,6 +23,7 @@ import (
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/internal/proctree"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/runner"
@@ -33,16 +33,13 @@ import (
 // (installing it through Launch when a fresh machine has none yet).
 func driverPaths(t *testing.T) bridge.Paths {
 	t.Helper()
+	e2etest.Require(t)
 	p, err := bridge.Locate(bridge.Paths{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(p.DriverDir, "package", "cli.js")); err != nil {
-		br, err := bridge.Launch(bridge.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		br.Close()
+		launch(t, bridge.Options{}).Close()
 	}
 	return p
 }
@@ -176,18 +173,21 @@ func fakeBrowsers(t *testing.T, p bridge.Paths) string {
 	return dir
 }
 
+// newPage opens a page in a new context of br; close the context.
+func newPage(t *testing.T, br *bridge.Browser) (playwright.BrowserContext, playwright.Page) {
+	t.Helper()
+	c, pg, err := br.NewPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, pg
+}
+
 // commandLine is the browser's command line, from chrome://version.
 func commandLine(t *testing.T, br *bridge.Browser) []string {
 	t.Helper()
-	c, err := br.NewContext(playwright.BrowserNewContextOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, pg := newPage(t, br)
 	defer c.Close()
-	pg, err := c.NewPage()
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := pg.Goto("chrome://version"); err != nil {
 		t.Fatal(err)
 	}
@@ -201,22 +201,9 @@ func commandLine(t *testing.T, br *bridge.Browser) []string {
 // checkGuard shows a context of br reaches loopback and nothing else.
 func checkGuard(t *testing.T, br *bridge.Browser) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("loopback ok")) })}
-	go srv.Serve(ln)
-	defer srv.Close()
-	c, err := br.NewContext(playwright.BrowserNewContextOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := serveLoopback(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("loopback ok")) })
+	c, pg := newPage(t, br)
 	defer c.Close()
-	pg, err := c.NewPage()
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := pg.Goto("http://" + ln.Addr().String() + "/"); err != nil {
 		t.Fatalf("loopback page: %v", err)
 	}

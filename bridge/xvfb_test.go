@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
 )
 
 // --headed on a machine without a display: EnsureDisplay starts Xvfb, the
@@ -23,6 +24,7 @@ func TestHeadedWithoutDisplayStartsXvfb(t *testing.T) {
 		}
 		t.Fatal("CI is set but Xvfb is not installed: .ci/run must apt-get install xvfb")
 	}
+	e2etest.Require(t)
 	t.Setenv("DISPLAY", "")
 	os.Unsetenv("DISPLAY")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/mcpconform/mcpconform/internal/golden"
+
 	"bytes"
 	"regexp"
 	"strings"
@@ -24,16 +26,16 @@ func consoleRun(run Run, color bool, opts ...ConsoleOption) []byte {
 	return buf.Bytes()
 }
 
-func TestConsoleGoldenPlain(t *testing.T) { golden(t, "console_plain", consoleOutput(false)) }
-func TestConsoleGoldenColor(t *testing.T) { golden(t, "console_color", consoleOutput(true)) }
+func TestConsoleGoldenPlain(t *testing.T) { golden.Check(t, "console_plain", consoleOutput(false)) }
+func TestConsoleGoldenColor(t *testing.T) { golden.Check(t, "console_color", consoleOutput(true)) }
 func TestConsoleGoldenBaseline(t *testing.T) {
-	golden(t, "console_baseline", consoleRun(fullRun(), false))
+	golden.Check(t, "console_baseline", consoleRun(fullRun(), false))
 }
 func TestConsoleGoldenVerbose(t *testing.T) {
-	golden(t, "console_verbose", consoleRun(fullRun(), false, ConsoleVerbose(true)))
+	golden.Check(t, "console_verbose", consoleRun(fullRun(), false, ConsoleVerbose(true)))
 }
 func TestConsoleGoldenQuiet(t *testing.T) {
-	golden(t, "console_quiet", consoleRun(fullRun(), false, ConsoleQuiet(true)))
+	golden.Check(t, "console_quiet", consoleRun(fullRun(), false, ConsoleQuiet(true)))
 }
 
 // TestConsoleQuiet prints only what fails the run: failures not covered by

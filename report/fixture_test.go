@@ -1,18 +1,11 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
-	"testing"
 	"time"
 
 	"github.com/mcpconform/mcpconform/protocol"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
 // t0 and every duration below are fixed so the golden files are stable.
 var t0 = time.Date(2026, 9, 30, 10, 0, 0, 0, time.UTC)
@@ -161,13 +154,13 @@ func baselinedHost() HostRun {
 // baseline outcome.
 func fullRun() Run {
 	return Run{Tool: "mcpconform", Version: "1.2.3", StartedAt: t0, Duration: 71 * time.Second,
-		Baseline: ".mcpconform/expectations.yml",
-		Hosts:    []HostRun{referenceHost(), brokenHost(), baselinedHost()}}
+		Expectations: ".mcpconform/expectations.yml",
+		Hosts:        []HostRun{referenceHost(), brokenHost(), baselinedHost()}}
 }
 
 func baselinedRun() Run {
 	return Run{Tool: "mcpconform", Version: "1.2.3", StartedAt: t0.Add(50 * time.Second), Duration: 21 * time.Second,
-		Baseline: ".mcpconform/expectations.yml", Hosts: []HostRun{baselinedHost()}}
+		Expectations: ".mcpconform/expectations.yml", Hosts: []HostRun{baselinedHost()}}
 }
 
 func oneHostRun() Run {
@@ -178,23 +171,4 @@ func oneHostRun() Run {
 func twoHostRun() Run {
 	return Run{Tool: "mcpconform", Version: "1.2.3", StartedAt: t0, Duration: 48 * time.Second,
 		Hosts: []HostRun{referenceHost(), brokenHost()}}
-}
-
-// golden compares got with testdata/name.golden, or rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden file (run go test ./report -update if intended)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
 }

@@ -1,10 +1,11 @@
 package report
 
 import (
+	"github.com/mcpconform/mcpconform/internal/atomicfile"
+
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 )
@@ -49,6 +50,18 @@ const Stdout = "-"
 // Outputs maps a format name to the path it is written to ("-" for
 // standard output); formats not in the map are not written.
 type Outputs map[string]string
+
+// OutputsOf is paths without the formats whose path is empty (not asked
+// for).
+func OutputsOf(paths map[string]string) Outputs {
+	o := Outputs{}
+	for name, path := range paths {
+		if path != "" {
+			o[name] = path
+		}
+	}
+	return o
+}
 
 // Check refuses unknown formats and more than one format on stdout.
 func (o Outputs) Check() error {
@@ -120,24 +133,5 @@ func Write(o Outputs, r Run, opts Options, stdout io.Writer) error {
 // WriteFile writes atomically: a crash mid-write never leaves half a
 // report. Missing directories are created.
 func WriteFile(name string, write func(io.Writer) error) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".mcpconform-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
+	return atomicfile.Write(name, 0o644, 0o755, write)
 }

@@ -107,3 +107,14 @@ func TestGatingDropsOnlyLenientFailures(t *testing.T) {
 		t.Errorf("gating kept %v (the input must stay whole)", ids)
 	}
 }
+
+// OutputsOf keeps the formats asked for and drops those left empty.
+func TestOutputsOfDropsEmptyPaths(t *testing.T) {
+	got := OutputsOf(map[string]string{"junit": "j.xml", "tap": "", "json": Stdout})
+	if len(got) != 2 || got["junit"] != "j.xml" || got["json"] != Stdout {
+		t.Errorf("OutputsOf = %v", got)
+	}
+	if got := OutputsOf(nil); got == nil || len(got) != 0 {
+		t.Errorf("OutputsOf(nil) = %#v, want an empty map", got)
+	}
+}

@@ -59,27 +59,19 @@ type HTMLOptions struct {
 // <script type="application/json" id="mcpconform-data">. The page's script
 // renders everything from it; the golden test holds it.
 type htmlData struct {
-	Tool      string       `json:"tool"`
-	Version   string       `json:"version"`
-	StartedAt string       `json:"startedAt"`
-	Baseline  string       `json:"baseline"`
-	Compared  bool         `json:"compared"`
-	Hosts     []htmlHost   `json:"hosts"`
-	Rows      []htmlRow    `json:"rows"`
-	Changes   []htmlChange `json:"changes"`
+	Tool         string       `json:"tool"`
+	Version      string       `json:"version"`
+	StartedAt    string       `json:"startedAt"`
+	Expectations string       `json:"baseline"`
+	Compared     bool         `json:"compared"`
+	Hosts        []htmlHost   `json:"hosts"`
+	Rows         []htmlRow    `json:"rows"`
+	Changes      []htmlChange `json:"changes"`
 }
 
 type htmlHost struct {
-	Host         string  `json:"host"`
-	HostName     string  `json:"hostName"`
-	HostVersion  string  `json:"hostVersion"`
-	Browser      string  `json:"browser"`
-	Platform     string  `json:"platform"`
-	SuiteVersion string  `json:"suiteVersion"`
-	StartedAt    string  `json:"startedAt"`
-	DurationMs   float64 `json:"durationMs"`
-	Infra        string  `json:"infra"`
-	Summary      Tally   `json:"summary"`
+	hostMeta
+	Summary Tally `json:"summary"`
 	// Judged counts the checks that reached a verdict (everything but
 	// SKIP and NOTRUN); MustJudged and MustPassed the MUST and MUST NOT
 	// checks among them and those that passed.
@@ -113,18 +105,18 @@ type htmlLink struct {
 type htmlCell struct {
 	// Kind is what the cell shows: the status, or what a baseline made of
 	// it (XFAIL, STALE, FLAKY).
-	Kind       string         `json:"kind"`
-	Status     string         `json:"status"`
-	Outcome    string         `json:"outcome"`
-	Message    string         `json:"message"`
-	ReasonCode string         `json:"reasonCode"`
-	DurationMs float64        `json:"durationMs"`
-	Attempts   int            `json:"attempts"`
-	Retried    bool           `json:"retried"`
-	Baseline   string         `json:"baseline"`
-	Change     string         `json:"change"` // regressed, fixed, changed, new or ""
-	Was        string         `json:"was"`    // the kind in the earlier run
-	Evidence   []htmlEvidence `json:"evidence"`
+	Kind         string         `json:"kind"`
+	Status       string         `json:"status"`
+	Outcome      string         `json:"outcome"`
+	Message      string         `json:"message"`
+	ReasonCode   string         `json:"reasonCode"`
+	DurationMs   float64        `json:"durationMs"`
+	Attempts     int            `json:"attempts"`
+	Retried      bool           `json:"retried"`
+	Expectations string         `json:"baseline"`
+	Change       string         `json:"change"` // regressed, fixed, changed, new or ""
+	Was          string         `json:"was"`    // the kind in the earlier run
+	Evidence     []htmlEvidence `json:"evidence"`
 }
 
 type htmlEvidence struct {
@@ -199,7 +191,7 @@ type htmlImage struct{ id, uri string }
 func htmlModel(r Run, opt HTMLOptions) (htmlData, []htmlImage) {
 	d := htmlData{
 		Tool: sanitize(r.Tool), Version: sanitize(r.Version), StartedAt: jsonTime(r.StartedAt),
-		Baseline: sanitize(r.Baseline), Hosts: []htmlHost{}, Rows: []htmlRow{}, Changes: []htmlChange{},
+		Expectations: sanitize(r.Expectations), Hosts: []htmlHost{}, Rows: []htmlRow{}, Changes: []htmlChange{},
 	}
 	if d.Tool == "" {
 		d.Tool = "mcpconform"
@@ -233,12 +225,7 @@ func htmlModel(r Run, opt HTMLOptions) (htmlData, []htmlImage) {
 	}
 	for hi, h := range r.Hosts {
 		base, compared := compareBase(h.Host, opt.Compare)
-		hh := htmlHost{
-			Host: sanitize(h.Host), HostName: sanitize(h.HostName), HostVersion: sanitize(h.HostVersion),
-			Browser: sanitize(h.Browser), Platform: sanitize(h.Platform), SuiteVersion: sanitize(h.SuiteVersion),
-			StartedAt: jsonTime(h.StartedAt), DurationMs: jsonMs(hostDuration(h)), Infra: sanitize(h.Infra),
-			Summary: h.Tally(),
-		}
+		hh := htmlHost{hostMeta: hostMetaOf(h, hostDuration(h), sanitize), Summary: h.Tally()}
 		if compared != nil {
 			d.Compared = true
 			hh.ComparedWith = jsonTime(compared.StartedAt)
@@ -276,12 +263,12 @@ func htmlModel(r Run, opt HTMLOptions) (htmlData, []htmlImage) {
 			cell.Message, _, _ = splitCite(reason(h, c))
 			cell.Message = truncate(cell.Message, htmlMaxMessage)
 			if c.Expect != nil {
-				cell.Baseline = "expected to fail"
+				cell.Expectations = "expected to fail"
 				if len(c.Expect.Allow) > 0 {
-					cell.Baseline = "allows " + allowList(c.Expect)
+					cell.Expectations = "allows " + allowList(c.Expect)
 				}
 				if why := oneLine(sanitize(c.Expect.Reason)); why != "" {
-					cell.Baseline += ": " + why
+					cell.Expectations += ": " + why
 				}
 			}
 			if base != nil {

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/mcpconform/mcpconform/internal/golden"
+
 	"bytes"
 	"encoding/json"
 	"os"
@@ -70,7 +72,7 @@ func htmlRuns() (cur, old Run) {
 				Expect: &Expectation{ID: permM.ID, Reason: "flaky prompt", Allow: []protocol.Status{protocol.StatusPass, protocol.StatusTimeout}}},
 		},
 	}
-	cur = Run{Tool: "mcpconform", Version: "0.9.0", StartedAt: t0, Duration: 70 * time.Second, Baseline: "expectations/evil.yaml", Hosts: []HostRun{ref, evil}}
+	cur = Run{Tool: "mcpconform", Version: "0.9.0", StartedAt: t0, Duration: 70 * time.Second, Expectations: "expectations/evil.yaml", Hosts: []HostRun{ref, evil}}
 
 	was := ref
 	was.StartedAt = t0.Add(-24 * time.Hour)
@@ -125,19 +127,7 @@ func TestHTMLGolden(t *testing.T) {
 	}
 	got, _ := json.MarshalIndent(v, "", "  ")
 	got = append(got, '\n')
-	golden := filepath.Join("testdata", "html_data.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -run TestHTMLGolden -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("the page's data differs from %s (rerun with -update and review the diff):\n%s", golden, got)
-	}
+	golden.File(t, filepath.Join("testdata", "html_data.golden.json"), got)
 }
 
 func TestHTMLModel(t *testing.T) {
@@ -170,7 +160,7 @@ func TestHTMLModel(t *testing.T) {
 	if c := msg.Cells[0]; c.Kind != "FAIL" || c.Change != "regressed" || c.Was != "PASS" || strings.Contains(c.Message, "[spec") {
 		t.Errorf("reference cell %+v", c)
 	}
-	if c := msg.Cells[1]; c.Kind != "XFAIL" || c.Change != "" || !strings.Contains(c.Baseline, "vendor bug 12") {
+	if c := msg.Cells[1]; c.Kind != "XFAIL" || c.Change != "" || !strings.Contains(c.Expectations, "vendor bug 12") {
 		t.Errorf("evil cell %+v", c)
 	}
 	wantLinks := []htmlLink{

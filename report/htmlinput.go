@@ -39,8 +39,8 @@ func ReadHTMLRuns(froms, compare []string, stdin func() io.Reader) (cur Run, old
 		if i == 0 {
 			cur.Tool, cur.Version = r.Tool, r.Version
 		}
-		if r.Baseline != "" && !slices.Contains(baselines, r.Baseline) {
-			baselines = append(baselines, r.Baseline)
+		if r.Expectations != "" && !slices.Contains(baselines, r.Expectations) {
+			baselines = append(baselines, r.Expectations)
 		}
 		for _, h := range r.Hosts {
 			ls := layers[h.Host]
@@ -71,7 +71,7 @@ func ReadHTMLRuns(froms, compare []string, stdin func() io.Reader) (cur Run, old
 			prev.Hosts = append(prev.Hosts, ls[len(ls)-2])
 		}
 	}
-	cur.Baseline = strings.Join(baselines, ", ")
+	cur.Expectations = strings.Join(baselines, ", ")
 	if len(prev.Hosts) > 0 {
 		older = append(older, prev)
 	}

@@ -35,21 +35,34 @@ type jsonRun struct {
 	Version       string     `json:"version"`
 	StartedAt     string     `json:"startedAt"`
 	DurationMs    float64    `json:"durationMs"`
-	Baseline      string     `json:"baseline"`
+	Expectations  string     `json:"baseline"`
 	Summary       Tally      `json:"summary"`
 	Hosts         []jsonHost `json:"hosts"`
 }
 
+// hostMeta is a host's metadata as the JSON results and the HTML page's
+// data both carry it, in that order.
+type hostMeta struct {
+	Host         string  `json:"host"`
+	HostName     string  `json:"hostName"`
+	HostVersion  string  `json:"hostVersion"`
+	Browser      string  `json:"browser"`
+	Platform     string  `json:"platform"`
+	SuiteVersion string  `json:"suiteVersion"`
+	StartedAt    string  `json:"startedAt"`
+	DurationMs   float64 `json:"durationMs"`
+	Infra        string  `json:"infra"`
+}
+
+// hostMetaOf is h's metadata, each string through clean, with duration d.
+func hostMetaOf(h HostRun, d time.Duration, clean func(string) string) hostMeta {
+	return hostMeta{Host: clean(h.Host), HostName: clean(h.HostName), HostVersion: clean(h.HostVersion),
+		Browser: clean(h.Browser), Platform: clean(h.Platform), SuiteVersion: clean(h.SuiteVersion),
+		StartedAt: jsonTime(h.StartedAt), DurationMs: jsonMs(d), Infra: clean(h.Infra)}
+}
+
 type jsonHost struct {
-	Host         string            `json:"host"`
-	HostName     string            `json:"hostName"`
-	HostVersion  string            `json:"hostVersion"`
-	Browser      string            `json:"browser"`
-	Platform     string            `json:"platform"`
-	SuiteVersion string            `json:"suiteVersion"`
-	StartedAt    string            `json:"startedAt"`
-	DurationMs   float64           `json:"durationMs"`
-	Infra        string            `json:"infra"`
+	hostMeta
 	HostInfo     json.RawMessage   `json:"hostInfo"`
 	Capabilities json.RawMessage   `json:"capabilities"`
 	Context      json.RawMessage   `json:"context"`
@@ -97,7 +110,7 @@ func WriteJSON(w io.Writer, r Run) error {
 		Version:       r.Version,
 		StartedAt:     jsonTime(r.StartedAt),
 		DurationMs:    jsonMs(r.Duration),
-		Baseline:      r.Baseline,
+		Expectations:  r.Expectations,
 		Summary:       r.Tally(),
 		Hosts:         []jsonHost{},
 	}
@@ -106,9 +119,7 @@ func WriteJSON(w io.Writer, r Run) error {
 	}
 	for _, h := range r.Hosts {
 		jh := jsonHost{
-			Host: h.Host, HostName: h.HostName, HostVersion: h.HostVersion,
-			Browser: h.Browser, Platform: h.Platform, SuiteVersion: h.SuiteVersion,
-			StartedAt: jsonTime(h.StartedAt), DurationMs: jsonMs(h.Duration), Infra: h.Infra,
+			hostMeta: hostMetaOf(h, h.Duration, func(s string) string { return s }),
 			HostInfo: jsonRaw(h.HostInfo), Capabilities: jsonRaw(h.Capabilities), Context: jsonRaw(h.Context),
 			Summary: h.Tally(), Absent: []jsonExpectation{}, Cases: []jsonCase{},
 		}
@@ -170,7 +181,7 @@ func ReadJSON(rd io.Reader) (Run, error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return run, fmt.Errorf("results file: %w", err)
 	}
-	run = Run{Tool: in.Tool, Version: in.Version, Duration: fromMs(in.DurationMs), Baseline: in.Baseline}
+	run = Run{Tool: in.Tool, Version: in.Version, Duration: fromMs(in.DurationMs), Expectations: in.Expectations}
 	if run.StartedAt, err = parseJSONTime(in.StartedAt); err != nil {
 		return run, fmt.Errorf("results file: startedAt: %w", err)
 	}

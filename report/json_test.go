@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/mcpconform/mcpconform/internal/golden"
+
 	"bytes"
 	"encoding/json"
 	"os"
@@ -17,7 +19,7 @@ func TestJSONGolden(t *testing.T) {
 	if err := WriteJSON(&buf, fullRun()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "results_json", buf.Bytes())
+	golden.Check(t, "results_json", buf.Bytes())
 }
 
 // TestJSONRoundTrip: what ReadJSON gives back renders every other format
@@ -65,8 +67,8 @@ func TestJSONRoundTrip(t *testing.T) {
 					t.Errorf("%s: %s, read back %s", name, pair[0], pair[1])
 				}
 			}
-			if !back.StartedAt.Equal(run.StartedAt) || back.Duration != run.Duration || back.Baseline != run.Baseline {
-				t.Errorf("run metadata %v %v %q, want %v %v %q", back.StartedAt, back.Duration, back.Baseline, run.StartedAt, run.Duration, run.Baseline)
+			if !back.StartedAt.Equal(run.StartedAt) || back.Duration != run.Duration || back.Expectations != run.Expectations {
+				t.Errorf("run metadata %v %v %q, want %v %v %q", back.StartedAt, back.Duration, back.Expectations, run.StartedAt, run.Duration, run.Expectations)
 			}
 			for i, c := range h.Cases {
 				bc := bh.Cases[i]

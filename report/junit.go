@@ -94,8 +94,8 @@ func junitSuite(index int, r Run, h HostRun, att attacher) junit.Testsuite {
 	s.AddProperty("tool.version", sanitize(r.Version))
 	s.AddProperty("date", date)
 	s.AddProperty("spec.editions", sanitize(strings.Join(editions(h.Cases), ",")))
-	if r.Baseline != "" {
-		s.AddProperty("baseline", sanitize(r.Baseline))
+	if r.Expectations != "" {
+		s.AddProperty("baseline", sanitize(r.Expectations))
 	}
 
 	seen := make(map[[2]string]int)

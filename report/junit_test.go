@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/mcpconform/mcpconform/internal/golden"
+
 	"bytes"
 	"encoding/xml"
 	"path/filepath"
@@ -17,7 +19,7 @@ func TestJUnitGolden(t *testing.T) {
 	if err := WriteJUnit(&buf, twoHostRun(), JUnitOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "junit", buf.Bytes())
+	golden.Check(t, "junit", buf.Bytes())
 }
 
 // TestJUnitGoldenBaseline pins three hosts with every baseline outcome and
@@ -27,7 +29,7 @@ func TestJUnitGoldenBaseline(t *testing.T) {
 	if err := WriteJUnit(&buf, fullRun(), JUnitOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "junit_baseline", buf.Bytes())
+	golden.Check(t, "junit_baseline", buf.Bytes())
 }
 
 // TestJUnitGoldenAttachmentsRoot pins attachment paths relative to
@@ -37,7 +39,7 @@ func TestJUnitGoldenAttachmentsRoot(t *testing.T) {
 	if err := WriteJUnit(&buf, baselinedRun(), JUnitOptions{AttachmentsRoot: "/ci/project"}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "junit_gitlab", buf.Bytes())
+	golden.Check(t, "junit_gitlab", buf.Bytes())
 }
 
 // junitWant is what a consumer must read for a case: the element and the
@@ -130,8 +132,8 @@ func checkJUnit(t *testing.T, run Run) {
 		if props["date"] != h.StartedAt.Format("2006-01-02T15:04:05Z07:00") {
 			t.Errorf("suite %s: date %q", h.Host, props["date"])
 		}
-		if props["baseline"] != run.Baseline {
-			t.Errorf("suite %s: baseline property %q, want %q", h.Host, props["baseline"], run.Baseline)
+		if props["baseline"] != run.Expectations {
+			t.Errorf("suite %s: baseline property %q, want %q", h.Host, props["baseline"], run.Expectations)
 		}
 
 		seen := map[[2]string]bool{}

@@ -33,8 +33,8 @@ func WriteMarkdown(w io.Writer, r Run) error {
 		title += " " + mdText(r.Version)
 	}
 	fmt.Fprintf(&b, "## %s %s: %s\n\n", verdictIcon(t, anyInfra(r)), title, mdText(t.String()))
-	if r.Baseline != "" {
-		fmt.Fprintf(&b, "Baseline: `%s`", mdCode(r.Baseline))
+	if r.Expectations != "" {
+		fmt.Fprintf(&b, "Baseline: `%s`", mdCode(r.Expectations))
 		if !r.StartedAt.IsZero() {
 			fmt.Fprintf(&b, " · started %s", r.StartedAt.UTC().Format("2006-01-02 15:04:05Z"))
 		}

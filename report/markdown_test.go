@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/internal/golden"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -13,7 +14,7 @@ func TestMarkdownGolden(t *testing.T) {
 	if err := WriteMarkdown(&buf, fullRun()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "summary_md", buf.Bytes())
+	golden.Check(t, "summary_md", buf.Bytes())
 }
 
 // TestMarkdownFailuresFirst checks the order of the rows of a host's table:

@@ -77,11 +77,11 @@ func ReadRuns(froms []string, stdin io.Reader, merge bool) (Run, error) {
 				merged.Duration = end.Sub(merged.StartedAt)
 			}
 		}
-		if r.Baseline != "" && !slices.Contains(baselines, r.Baseline) {
-			baselines = append(baselines, r.Baseline)
+		if r.Expectations != "" && !slices.Contains(baselines, r.Expectations) {
+			baselines = append(baselines, r.Expectations)
 		}
 	}
-	merged.Baseline = strings.Join(baselines, ", ")
+	merged.Expectations = strings.Join(baselines, ", ")
 	return merged, nil
 }
 

@@ -2,8 +2,8 @@
 // systems read: JUnit XML, TAP version 14, versioned JSON, a Markdown summary
 // and a live console stream.
 //
-// The runner fills a Run; report only reads it, except for the baseline
-// marks (Case.Expect, HostRun.Absent, Run.Baseline) that package baseline
+// The runner fills a Run; report only reads it, except for the expectations
+// marks (Case.Expect, HostRun.Absent, Run.Expectations) that package expectations
 // sets. Nothing here knows about browsers, hosts or the suite's wire format
 // beyond the protocol types.
 package report
@@ -23,8 +23,8 @@ type Run struct {
 	Duration  time.Duration
 	Hosts     []HostRun
 	// Baseline names the expectations file applied to the run, if any
-	// (set by baseline.Apply).
-	Baseline string
+	// (set by expectations.Apply).
+	Expectations string
 }
 
 // HostRun is the result of running the suite against one host.
@@ -49,8 +49,8 @@ type HostRun struct {
 	Capabilities json.RawMessage
 	Context      json.RawMessage
 
-	// Absent lists the baseline entries for this host that matched no case
-	// (set by baseline.Apply). They are tolerated: the check may not have
+	// Absent lists the expectations entries for this host that matched no case
+	// (set by expectations.Apply). They are tolerated: the check may not have
 	// been selected, or may no longer exist.
 	Absent []Expectation
 }
@@ -69,13 +69,13 @@ type Case struct {
 	// --retries); Flaky is set when it passed only on a retry.
 	Attempts int
 	Flaky    bool
-	// Expect is the baseline entry covering this case, if any. It is set by
-	// baseline.Apply (and baseline.Expectations.Mark for live output) and
+	// Expect is the expectations entry covering this case, if any. It is set by
+	// expectations.Apply (and expectations.Expectations.Mark for live output) and
 	// changes what the status means (see Outcome), never the status itself.
 	Expect *Expectation
 }
 
-// Expectation is one baseline entry: a check that is expected to fail on a
+// Expectation is one expectations entry: a check that is expected to fail on a
 // host, or, with Allow, a known flaky check and the statuses it may have.
 type Expectation struct {
 	ID     string

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/mcpconform/mcpconform/internal/golden"
+
 	"bytes"
 	"fmt"
 	"regexp"
@@ -14,7 +16,7 @@ func TestTAPGoldenOneHost(t *testing.T) {
 	if err := WriteTAP(&buf, oneHostRun()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "tap_one_host", buf.Bytes())
+	golden.Check(t, "tap_one_host", buf.Bytes())
 }
 
 func TestTAPGoldenTwoHosts(t *testing.T) {
@@ -22,7 +24,7 @@ func TestTAPGoldenTwoHosts(t *testing.T) {
 	if err := WriteTAP(&buf, twoHostRun()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "tap_two_hosts", buf.Bytes())
+	golden.Check(t, "tap_two_hosts", buf.Bytes())
 }
 
 func TestTAPGoldenBaseline(t *testing.T) {
@@ -30,7 +32,7 @@ func TestTAPGoldenBaseline(t *testing.T) {
 	if err := WriteTAP(&buf, baselinedRun()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "tap_baseline", buf.Bytes())
+	golden.Check(t, "tap_baseline", buf.Bytes())
 }
 
 func TestTAPGoldenThreeHosts(t *testing.T) {
@@ -38,7 +40,7 @@ func TestTAPGoldenThreeHosts(t *testing.T) {
 	if err := WriteTAP(&buf, fullRun()); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "tap_three_hosts", buf.Bytes())
+	golden.Check(t, "tap_three_hosts", buf.Bytes())
 }
 
 func TestTAPValid(t *testing.T) {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
@@ -24,6 +23,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/internal/session"
 	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/report/expectations"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
@@ -211,10 +211,6 @@ func runCommand() *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Usage: "limit for the whole run (with --repeat N, for each of the N passes) [MCPCONFORM_TIMEOUT]", Value: 10 * time.Minute},
 			&cli.DurationFlag{Name: "app-timeout", Usage: "how long the host may take to show the app [MCPCONFORM_APP_TIMEOUT]", Value: 60 * time.Second},
 			&cli.DurationFlag{Name: "stall", Usage: "declare the suite stalled after this long without progress [MCPCONFORM_STALL]", Value: 2 * time.Minute},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
-			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]"},
-			&cli.StringFlag{Name: "browser-ws", Usage: "use the Playwright browser server at `URL` (ws://…, e.g. from `playwright run-server`) instead of a local Chromium [MCPCONFORM_BROWSER_WS]"},
-			&cli.StringFlag{Name: "cdp", Usage: "attach to a running Chrome or Electron app with remote debugging at `URL` (http:// or ws://) [MCPCONFORM_CDP]"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
 			&cli.StringSliceFlag{Name: "host-variation", Usage: "make the reference host differ from its default in a way the spec allows (repeatable, combinable with --host-defect; see serve --list-variations) [MCPCONFORM_HOST_VARIATIONS]"},
@@ -227,7 +223,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "soak: run the suite `N` times in one process, printing goroutines, open files, child processes and memory after each (reports hold the last run) [MCPCONFORM_REPEAT]"},
 			&cli.IntFlag{Name: "retries", Usage: "rerun a check that failed up to `N` times; one that then passes is reported flaky [MCPCONFORM_RETRIES]"},
 			&cli.BoolFlag{Name: "trace", Usage: "record a Playwright trace of the run into the evidence directory (may contain page content) [MCPCONFORM_TRACE]"},
-		}, outputFlags()...),
+		}, append(browserFlags(true), outputFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return usage(fmt.Errorf("run takes no arguments, got %q", c.Args().Slice()))
@@ -254,7 +250,7 @@ func runLimit(cfg Config) time.Duration {
 
 // runSuite runs the suite (session.Conform) and maps the outcome to an
 // exit code: a signal first, then the run's error, then the verdict.
-func runSuite(ctx context.Context, cfg Config, exp *baseline.Expectations, stdout, stderr io.Writer) error {
+func runSuite(ctx context.Context, cfg Config, exp *expectations.Expectations, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	sig := make(chan os.Signal, 1)
@@ -283,10 +279,10 @@ func runSuite(ctx context.Context, cfg Config, exp *baseline.Expectations, stdou
 				}
 			},
 		},
-		Reports:  cfg.Out.reports(cfg),
-		Baseline: exp,
-		Console:  report.NewConsole(con, isTerminal(con), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),
-		Tool:     "mcpconform", Version: version, Stdout: stdout,
+		Reports:      cfg.Out.reports(cfg),
+		Expectations: exp,
+		Console:      report.NewConsole(con, isTerminal(con), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),
+		Tool:         "mcpconform", Version: version, Stdout: stdout,
 	})
 	select {
 	case s := <-sig:

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/internal/bench"
+	"github.com/mcpconform/mcpconform/internal/cliconfig"
 	"github.com/mcpconform/mcpconform/report"
 )
 
@@ -39,7 +38,7 @@ diagnostic under the runner's long-poll and under a fixed polling interval,
 and bare evaluates in the same app frame. Quote medians over several
 processes: --repeat 3 runs the bench in 3 fresh processes and prints the
 medians of their figures.`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "run the bench in `N` fresh processes and print the medians"},
 			&cli.IntFlag{Name: "round-trips", Value: 200, Usage: "requests the round-trip diagnostic parks under the long-poll"},
 			&cli.IntFlag{Name: "evaluates", Value: 200, Usage: "bare evaluates (and Playwright evaluates) timed in the app frame"},
@@ -52,12 +51,8 @@ medians of their figures.`,
 			&cli.DurationFlag{Name: "app-timeout", Value: 60 * time.Second, Usage: "how long the host may take to show the app"},
 			&cli.StringFlag{Name: "json", Usage: "also write the figures as JSON to `FILE` (- for stdout)"},
 			&cli.StringFlag{Name: "reports", Usage: "keep the full run's reports (" + strings.Join(report.FormatNames(), ", ") + ") and evidence in `DIR`"},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
-			&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` [MCPCONFORM_NODE]"},
-			&cli.StringFlag{Name: "browser-ws", Usage: "use the Playwright browser server at `URL` instead of launching Chromium [MCPCONFORM_BROWSER_WS]"},
-			&cli.StringFlag{Name: "cdp", Usage: "attach to the Chromium with remote debugging at `URL` instead of launching one [MCPCONFORM_CDP]"},
 			&cli.BoolFlag{Name: "headed", Usage: "show the browser window"},
-		},
+		}, browserFlags(true)...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
 				return usage(fmt.Errorf("bench takes no arguments, got %q", c.Args().Slice()))
@@ -90,7 +85,7 @@ medians of their figures.`,
 			res, err := bench.Run(ctx, o, logf)
 			if res != nil {
 				res.Print(c.App.Writer)
-				err = errors.Join(err, writeBenchJSON(c, res))
+				err = errors.Join(err, res.Save(c.String("json"), c.App.Writer))
 			}
 			if err != nil {
 				if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -103,66 +98,23 @@ medians of their figures.`,
 	}
 }
 
-// writeBenchJSON writes --json ("-" is stdout, as for every report).
-func writeBenchJSON(c *cli.Context, r *bench.Result) error {
-	switch f := c.String("json"); f {
-	case "":
-		return nil
-	case report.Stdout:
-		return bench.WriteJSON(c.App.Writer, r)
-	default:
-		return report.WriteFile(f, func(w io.Writer) error { return bench.WriteJSON(w, r) })
-	}
-}
-
 // benchRepeat runs the bench in n fresh processes of this binary with the
 // flags given, and prints the medians of their figures.
 func benchRepeat(c *cli.Context, n int) error {
-	self, err := os.Executable()
-	if err != nil {
-		return &exitError{code: ExitInfra, err: err}
-	}
-	med, err := bench.Repeat(c.Context, n, c.App.Writer, func(i int, out string) *exec.Cmd {
-		args := []string{"bench", "--json", out}
-		for _, f := range c.Command.Flags {
-			name := f.Names()[0]
-			if name == "repeat" || name == "json" || !c.IsSet(name) {
-				continue
+	med, err := bench.Repeat(c.Context, n, c.App.Writer, c.App.ErrWriter, func(i int) []string {
+		return cliconfig.Args(c, func(name, v string) string {
+			if name == "reports" {
+				v = filepath.Join(v, fmt.Sprintf("run%d", i))
 			}
-			for _, v := range flagValues(c, f) {
-				if name == "reports" {
-					v = filepath.Join(v, fmt.Sprintf("run%d", i))
-				}
-				args = append(args, "--"+name+"="+v)
-			}
-		}
-		cmd := exec.CommandContext(c.Context, self, args...)
-		cmd.Stdout, cmd.Stderr = c.App.Writer, c.App.ErrWriter
-		return cmd
+			return v
+		}, "repeat", "json")
 	})
 	if err == nil {
 		med.Print(c.App.Writer)
-		err = writeBenchJSON(c, med)
+		err = med.Save(c.String("json"), c.App.Writer)
 	}
 	if err != nil {
 		return &exitError{code: ExitInfra, err: err}
 	}
 	return nil
-}
-
-// flagValues renders a set flag of the bench command for a child process.
-func flagValues(c *cli.Context, f cli.Flag) []string {
-	name := f.Names()[0]
-	switch f.(type) {
-	case *cli.IntFlag:
-		return []string{fmt.Sprint(c.Int(name))}
-	case *cli.BoolFlag:
-		return []string{fmt.Sprint(c.Bool(name))}
-	case *cli.DurationFlag:
-		return []string{c.Duration(name).String()}
-	case *cli.StringSliceFlag:
-		return c.StringSlice(name)
-	default:
-		return []string{c.String(name)}
-	}
 }

@@ -63,14 +63,7 @@ func TestBenchMeasuresEverything(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, stdout)
 		}
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r bench.Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatal(err)
-	}
+	b, r := readBench(t, out)
 	if r.RoundTrip == nil || r.RoundTrip.N != 20 || r.BareEvaluate == nil || r.BareEvaluate.N != 20 || r.PlaywrightEvaluate == nil {
 		t.Fatalf("dispatch figures missing: %s", b)
 	}
@@ -133,14 +126,7 @@ func TestBenchRepeatRunsFreshProcesses(t *testing.T) {
 	if strings.Count(stdout, "=== bench run ") != 2 || !strings.Contains(stdout, "=== medians over 2 processes") {
 		t.Errorf("two runs and their medians expected:\n%s", stdout)
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r bench.Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatal(err)
-	}
+	b, r := readBench(t, out)
 	// The settings reached the children: 7 round trips, no full run, no
 	// baseline; and each child was a process of its own.
 	if r.RoundTrip == nil || r.RoundTrip.N != 7 || r.FullRun != nil || r.Fixed != nil || len(r.RunLoads) != 2 {
@@ -149,4 +135,18 @@ func TestBenchRepeatRunsFreshProcesses(t *testing.T) {
 	if _, ok := r.Ratios["roundTripOverBareEvaluate"]; !ok {
 		t.Errorf("no median ratio: %s", b)
 	}
+}
+
+// readBench reads the figures a bench wrote with --json to path.
+func readBench(t *testing.T, path string) ([]byte, bench.Result) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r bench.Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return b, r
 }

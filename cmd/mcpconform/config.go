@@ -1,104 +1,18 @@
 package main
 
 import (
-	"fmt"
-	"reflect"
-	"strings"
-	"time"
-
-	"github.com/sethvargo/go-envconfig"
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/internal/cliconfig"
 )
 
-// The one configuration mechanism of every command: a struct whose fields
-// carry an `env` tag (read through go-envconfig from MCPCONFORM_<NAME>)
-// and a `flag` tag naming the command-line flag that, when given, wins.
-// `flag:"name,split"` also splits the flag's values at commas.
+// load is the one configuration mechanism of every command
+// (internal/cliconfig): MCPCONFORM_* variables, then the flags given.
+var load = cliconfig.Load
 
 // environ is where MCPCONFORM_* variables are looked up.
-var environ envconfig.Lookuper = envconfig.OsLookuper()
-
-const envPrefix = "MCPCONFORM_"
-
-// load fills the struct cfg points to from the environment, then from the
-// flags set on c's command line. A malformed variable is an error naming
-// it.
-func load(c *cli.Context, cfg any) error {
-	if err := envconfig.ProcessWith(c.Context, &envconfig.Config{
-		Target:   cfg,
-		Lookuper: envconfig.PrefixLookuper(envPrefix, environ),
-	}); err != nil {
-		return fmt.Errorf("environment: %s", envName(reflect.TypeOf(cfg).Elem(), err.Error()))
-	}
-	return loadFlags(c, cfg)
-}
-
-// loadFlags copies the flags set on the command line into cfg's fields
-// that name them, in nested structs too.
-func loadFlags(c *cli.Context, cfg any) error {
-	v := reflect.ValueOf(cfg).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		f := v.Field(i)
-		name, opt, _ := strings.Cut(v.Type().Field(i).Tag.Get("flag"), ",")
-		if name == "" && f.Kind() == reflect.Struct {
-			if err := loadFlags(c, f.Addr().Interface()); err != nil {
-				return err
-			}
-			continue
-		}
-		if name == "" || !c.IsSet(name) {
-			continue
-		}
-		switch p := f.Addr().Interface().(type) {
-		case *string:
-			*p = c.String(name)
-		case *bool:
-			*p = c.Bool(name)
-		case *int:
-			*p = c.Int(name)
-		case *time.Duration:
-			*p = c.Duration(name)
-		case *[]string:
-			*p = c.StringSlice(name)
-			if opt == "split" {
-				*p = splitList(*p)
-			}
-		default:
-			panic(fmt.Sprintf("load: field %s has type %s", v.Type().Field(i).Name, f.Type()))
-		}
-	}
-	return nil
-}
-
-// envName rewrites go-envconfig's "Field: reason" (nested structs add a
-// "Struct: " each) to name the variable.
-func envName(t reflect.Type, msg string) string {
-	field, rest, ok := strings.Cut(msg, ": ")
-	f, found := t.FieldByName(field)
-	switch {
-	case !ok || !found:
-		return msg
-	case f.Type.Kind() == reflect.Struct:
-		return envName(f.Type, rest)
-	}
-	key, _, _ := strings.Cut(f.Tag.Get("env"), ",")
-	return envPrefix + key + ": " + rest
-}
-
-// splitList accepts both repeated flags and comma-separated values.
-func splitList(vs []string) []string {
-	var out []string
-	for _, v := range vs {
-		for _, p := range strings.Split(v, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, p)
-			}
-		}
-	}
-	return out
-}
+var environ = cliconfig.Environ
 
 // browserConfig is the browser and driver every browser command starts.
 type browserConfig struct {
@@ -107,3 +21,18 @@ type browserConfig struct {
 }
 
 func (bc browserConfig) paths() bridge.Paths { return bridge.Paths{Browser: bc.Browser, Node: bc.Node} }
+
+// browserFlags are the flags of browserConfig, and with remote those of a
+// remote browser as well (BROWSER_WS, CDP).
+func browserFlags(remote bool) []cli.Flag {
+	fs := []cli.Flag{
+		&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
+		&cli.StringFlag{Name: "node", Usage: "Node.js >= 20 binary `PATH` for the Playwright driver [MCPCONFORM_NODE]"},
+	}
+	if remote {
+		fs = append(fs,
+			&cli.StringFlag{Name: "browser-ws", Usage: "use the Playwright browser server at `URL` (ws://…, e.g. from `playwright run-server`) instead of a local Chromium [MCPCONFORM_BROWSER_WS]"},
+			&cli.StringFlag{Name: "cdp", Usage: "attach to a running Chrome or Electron app with remote debugging at `URL` (http:// or ws://) [MCPCONFORM_CDP]"})
+	}
+	return fs
+}

@@ -71,11 +71,11 @@ func TestLoginSavesThePrivateSession(t *testing.T) {
 	userErr := make(chan error, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	err = login(ctx, loginOptions{
-		host: "chatgpt", out: out, getenv: webchattest.Lookup(vars), stdout: &stdout,
-		args:          []string{refusingProxy(t)},
-		snapshotEvery: 200 * time.Millisecond,
-		onPage: func(p playwright.Page) {
+	err = weblogin.Host(ctx, "chatgpt", weblogin.Options{
+		Out: out, Getenv: webchattest.Lookup(vars), Stdout: &stdout,
+		Args:          []string{refusingProxy(t)},
+		SnapshotEvery: 200 * time.Millisecond,
+		OnPage: func(p playwright.Page) {
 			// The user: log in, wait for the product, close the window.
 			userErr <- func() error {
 				if err := p.Locator(`[data-testid="login-button"]`).Click(); err != nil {
@@ -123,16 +123,16 @@ func TestLoginSavesThePrivateSession(t *testing.T) {
 }
 
 func TestLoginInputErrors(t *testing.T) {
-	err := login(context.Background(), loginOptions{host: "bard", getenv: webchattest.Lookup(nil)})
+	err := weblogin.Host(context.Background(), "bard", weblogin.Options{Getenv: webchattest.Lookup(nil)})
 	var ue *weblogin.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "chatgpt, claude") {
 		t.Errorf("unknown host: %v", err)
 	}
-	err = login(context.Background(), loginOptions{host: "claude", out: filepath.Join(t.TempDir(), "s.json"), getenv: webchattest.Lookup(map[string]string{"DISPLAY": "", "WAYLAND_DISPLAY": ""})})
+	err = weblogin.Host(context.Background(), "claude", weblogin.Options{Out: filepath.Join(t.TempDir(), "s.json"), Getenv: webchattest.Lookup(map[string]string{"DISPLAY": "", "WAYLAND_DISPLAY": ""})})
 	if err == nil || !strings.Contains(err.Error(), "DISPLAY is unset") {
 		t.Errorf("no display: %v", err)
 	}
-	err = login(context.Background(), loginOptions{host: "claude", getenv: webchattest.Lookup(map[string]string{"MCPCONFORM_CLAUDE_PAGE_TIMEOUT": "later"})})
+	err = weblogin.Host(context.Background(), "claude", weblogin.Options{Getenv: webchattest.Lookup(map[string]string{"MCPCONFORM_CLAUDE_PAGE_TIMEOUT": "later"})})
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "MCPCONFORM_CLAUDE_PAGE_TIMEOUT") {
 		t.Errorf("bad profile variable: %v", err)
 	}

@@ -5,20 +5,23 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/internal/session"
 	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/report/expectations"
 )
 
 // outputConfig is the run command's JSON and Markdown reports, the
-// baseline and the console's verbosity, from MCPCONFORM_<NAME> (dashes as
+// expectations file and the console's verbosity, from MCPCONFORM_<NAME> (dashes as
 // underscores) and the flags, which win.
 type outputConfig struct {
-	JSON            string `env:"JSON" flag:"json"`
-	HTML            string `env:"HTML" flag:"html"`
-	Markdown        string `env:"MARKDOWN" flag:"markdown"`
-	Expectations    string `env:"EXPECTATIONS" flag:"expectations"`
-	AllowStale      bool   `env:"ALLOW_STALE" flag:"allow-stale"`
+	JSON               string `env:"JSON" flag:"json"`
+	HTML               string `env:"HTML" flag:"html"`
+	Markdown           string `env:"MARKDOWN" flag:"markdown"`
+	Expectations       string `env:"EXPECTATIONS" flag:"expectations"`
+	AllowStale         bool   `env:"ALLOW_STALE" flag:"allow-stale"`
+	UpdateExpectations string `env:"UPDATE_EXPECTATIONS" flag:"update-expectations"`
+	// UpdateBaseline is the old name of UpdateExpectations, kept hidden so
+	// that existing CI keeps working; the new name wins.
 	UpdateBaseline  string `env:"UPDATE_BASELINE" flag:"update-baseline"`
 	AttachmentsRoot string `env:"ATTACHMENTS_ROOT" flag:"attachments-root"`
 	Verbose         bool   `env:"VERBOSE" flag:"verbose"`
@@ -26,13 +29,7 @@ type outputConfig struct {
 
 // outputs are the reports of a run by format ("-" is stdout for each).
 func (o outputConfig) outputs(cfg Config) report.Outputs {
-	outs := report.Outputs{}
-	for name, path := range map[string]string{"junit": cfg.JUnit, "tap": cfg.TAP, "json": o.JSON, "markdown": o.Markdown, "html": o.HTML} {
-		if path != "" {
-			outs[name] = path
-		}
-	}
-	return outs
+	return report.OutputsOf(map[string]string{"junit": cfg.JUnit, "tap": cfg.TAP, "json": o.JSON, "markdown": o.Markdown, "html": o.HTML})
 }
 
 func outputFlags() []cli.Flag {
@@ -40,51 +37,61 @@ func outputFlags() []cli.Flag {
 		&cli.StringFlag{Name: "json", Usage: "write every result and the host's metadata as JSON (schema: docs/reports.md) to `FILE` (- for stdout) [MCPCONFORM_JSON]"},
 		&cli.StringFlag{Name: "html", Usage: "write a self-contained HTML interop grid with the evidence inline to `FILE` (- for stdout) [MCPCONFORM_HTML]"},
 		&cli.StringFlag{Name: "markdown", Usage: "write a Markdown summary (for $GITHUB_STEP_SUMMARY or a merge-request comment) to `FILE` (- for stdout) [MCPCONFORM_MARKDOWN]"},
-		&cli.StringFlag{Name: "expectations", Usage: "baseline YAML `FILE`: per host, the checks expected to fail; they do not fail the run [MCPCONFORM_EXPECTATIONS]"},
-		&cli.BoolFlag{Name: "allow-stale", Usage: "do not fail the run for baseline entries whose check now passes [MCPCONFORM_ALLOW_STALE]"},
-		&cli.StringFlag{Name: "update-baseline", Usage: "write the current failures as a baseline to `FILE`, keeping its other hosts' entries [MCPCONFORM_UPDATE_BASELINE]"},
+		&cli.StringFlag{Name: "expectations", Usage: "expectations YAML `FILE`: per host, the checks expected to fail; they do not fail the run [MCPCONFORM_EXPECTATIONS]"},
+		&cli.BoolFlag{Name: "allow-stale", Usage: "do not fail the run for expectations entries whose check now passes [MCPCONFORM_ALLOW_STALE]"},
+		&cli.StringFlag{Name: "update-expectations", Usage: "write the current failures as an expectations `FILE`, keeping its other hosts' entries [MCPCONFORM_UPDATE_EXPECTATIONS]"},
+		&cli.StringFlag{Name: "update-baseline", Hidden: true, Usage: "old name of --update-expectations [MCPCONFORM_UPDATE_BASELINE]"},
 		&cli.StringFlag{Name: "attachments-root", Usage: "write JUnit [[ATTACHMENT|path]] lines relative to `DIR` (GitLab: $CI_PROJECT_DIR); absolute otherwise [MCPCONFORM_ATTACHMENTS_ROOT]"},
-		&cli.BoolFlag{Name: "verbose", Usage: "print each check's clause, spec reference, baseline entry and evidence, and each host's metadata [MCPCONFORM_VERBOSE]"},
+		&cli.BoolFlag{Name: "verbose", Usage: "print each check's clause, spec reference, expectations entry and evidence, and each host's metadata [MCPCONFORM_VERBOSE]"},
 	}
+}
+
+// updateTarget is --update-expectations, else its old name
+// --update-expectations.
+func (o outputConfig) updateTarget() string {
+	if o.UpdateExpectations != "" {
+		return o.UpdateExpectations
+	}
+	return o.UpdateBaseline
 }
 
 // reports are where the run's results go.
 func (o outputConfig) reports(cfg Config) session.Reports {
-	return session.Reports{Outputs: o.outputs(cfg), UpdateBaseline: o.UpdateBaseline,
+	return session.Reports{Outputs: o.outputs(cfg), UpdateExpectations: o.updateTarget(),
 		Options: report.Options{JUnit: report.JUnitOptions{AttachmentsRoot: o.AttachmentsRoot}}}
 }
 
 // loadExpectations reads --expectations and checks an existing
-// --update-baseline file before anything runs; a bad file is a usage
+// --update-expectations file before anything runs; a bad file is a usage
 // error (exit 2) naming the file and the line.
-func loadExpectations(o outputConfig) (*baseline.Expectations, error) {
-	exp, err := session.LoadBaseline(o.Expectations, o.UpdateBaseline)
+func loadExpectations(o outputConfig) (*expectations.Expectations, error) {
+	exp, err := session.LoadExpectations(o.Expectations, o.updateTarget())
 	if err != nil {
 		return nil, usage(err)
 	}
 	return exp, nil
 }
 
-// writeOutputs applies the baseline to run and writes every report and
-// --update-baseline (session.Reports.Write).
-func writeOutputs(cfg Config, run *report.Run, exp *baseline.Expectations, stdout io.Writer) error {
+// writeOutputs applies the expectations to run and writes every report and
+// --update-expectations (session.Reports.Write).
+func writeOutputs(cfg Config, run *report.Run, exp *expectations.Expectations, stdout io.Writer) error {
 	return cfg.Out.reports(cfg).Write(run, exp, stdout)
 }
 
 // verdictCode is the exit code a finished run earns (session.Judge):
 // ExitFailures, ExitNoTests or ExitOK. Infrastructure errors and signals
 // are the caller's to map first.
-func verdictCode(run report.Run, exp *baseline.Expectations, allowStale bool) int {
+func verdictCode(run report.Run, exp *expectations.Expectations, allowStale bool) int {
 	v, _ := session.Judge(run, exp, true, allowStale)
 	return verdictExit[v]
 }
 
-var verdictExit = map[baseline.Verdict]int{baseline.Pass: ExitOK, baseline.Fail: ExitFailures, baseline.Empty: ExitNoTests}
+var verdictExit = map[expectations.Verdict]int{expectations.Pass: ExitOK, expectations.Fail: ExitFailures, expectations.Empty: ExitNoTests}
 
 // verdictError is verdictCode as the error runSuite returns: nil for
 // ExitOK, else an *exitError whose message says what failed the run, or
 // none when the console and reports already say it.
-func verdictError(run report.Run, exp *baseline.Expectations, allowStale bool) error {
+func verdictError(run report.Run, exp *expectations.Expectations, allowStale bool) error {
 	v, msg := session.Judge(run, exp, true, allowStale)
 	if verdictExit[v] == ExitOK {
 		return nil

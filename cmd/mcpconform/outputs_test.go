@@ -13,9 +13,9 @@ import (
 	"github.com/jstemmer/go-junit-report/v2/junit"
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/report/expectations"
 )
 
 // These tests call the functions directly through a small cli.App; they
@@ -62,7 +62,7 @@ func outputsOf(c *cli.Context) (Config, error) {
 	return Config{Out: o}, nil
 }
 
-func loadExp(c *cli.Context) (*baseline.Expectations, error) {
+func loadExp(c *cli.Context) (*expectations.Expectations, error) {
 	cfg, err := outputsOf(c)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func loadExp(c *cli.Context) (*baseline.Expectations, error) {
 	return loadExpectations(cfg.Out)
 }
 
-func writeOut(c *cli.Context, run *report.Run, exp *baseline.Expectations) error {
+func writeOut(c *cli.Context, run *report.Run, exp *expectations.Expectations) error {
 	cfg, err := outputsOf(c)
 	if err != nil {
 		return err
@@ -116,7 +116,7 @@ func TestOutputFlagsFromEnvAndCommandLine(t *testing.T) {
 	clearEnv(t)
 	flags := map[string]string{
 		"json": "MCPCONFORM_JSON", "markdown": "MCPCONFORM_MARKDOWN", "expectations": "MCPCONFORM_EXPECTATIONS",
-		"update-baseline": "MCPCONFORM_UPDATE_BASELINE", "attachments-root": "MCPCONFORM_ATTACHMENTS_ROOT",
+		"update-expectations": "MCPCONFORM_UPDATE_EXPECTATIONS", "attachments-root": "MCPCONFORM_ATTACHMENTS_ROOT",
 	}
 	for name, env := range flags {
 		t.Setenv(env, "from-env-"+name)
@@ -131,7 +131,7 @@ func TestOutputFlagsFromEnvAndCommandLine(t *testing.T) {
 			return usage(err)
 		}
 		got = map[string]string{"json": o.JSON, "markdown": o.Markdown, "expectations": o.Expectations,
-			"update-baseline": o.UpdateBaseline, "attachments-root": o.AttachmentsRoot}
+			"update-expectations": o.updateTarget(), "attachments-root": o.AttachmentsRoot}
 		allowStale, verbose = o.AllowStale, o.Verbose
 		return nil
 	}
@@ -167,7 +167,7 @@ func TestLoadExpectations(t *testing.T) {
 	bad := filepath.Join(dir, "bad.yml")
 	os.WriteFile(bad, []byte("reference:\n  - display/theme-toggle\n  - id: a/b\n    allow: [SOMETIMES]\n"), 0o644)
 
-	var exp *baseline.Expectations
+	var exp *expectations.Expectations
 	load := func(c *cli.Context) (err error) { exp, err = loadExp(c); return err }
 
 	if _, err := withFlags(t, []string{"--expectations", good}, load); err != nil || len(exp.Entries("reference")) != 4 {
@@ -183,7 +183,8 @@ func TestLoadExpectations(t *testing.T) {
 	}{
 		{"grammar error names file and line", []string{"--expectations", bad}, bad + `:4: allow: "SOMETIMES" is not a status`},
 		{"missing file", []string{"--expectations", filepath.Join(dir, "nope.yml")}, "nope.yml"},
-		{"unparsable update target", []string{"--update-baseline", bad}, "--update-baseline: " + bad + ":4:"},
+		{"unparsable update target", []string{"--update-expectations", bad}, "--update-expectations: " + bad + ":4:"},
+		{"unparsable update target, old flag name", []string{"--update-baseline", bad}, "--update-expectations: " + bad + ":4:"},
 		{"from the environment", nil, bad + ":4:"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -196,15 +197,61 @@ func TestLoadExpectations(t *testing.T) {
 			}
 		})
 	}
-	// A baseline to be created need not exist yet.
-	if _, err := withFlags(t, []string{"--update-baseline", filepath.Join(dir, "new.yml")}, load); err != nil {
-		t.Errorf("new --update-baseline file: %v", err)
+	// An expectations file to be created need not exist yet.
+	if _, err := withFlags(t, []string{"--update-expectations", filepath.Join(dir, "new.yml")}, load); err != nil {
+		t.Errorf("new --update-expectations file: %v", err)
 	}
 }
 
-// TestVerdictCodes covers the exit code of every baseline outcome.
+// TestUpdateBaselineAlias: --update-expectations and MCPCONFORM_UPDATE_BASELINE,
+// the old names of --update-expectations, still work so existing CI keeps
+// working; the new name wins, and help shows only the new one.
+func TestUpdateBaselineAlias(t *testing.T) {
+	var got string
+	read := func(c *cli.Context) error {
+		var o outputConfig
+		if err := load(c, &o); err != nil {
+			return usage(err)
+		}
+		got = o.updateTarget()
+		return nil
+	}
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"old flag", nil, []string{"--update-baseline", "old.yml"}, "old.yml"},
+		{"old variable", map[string]string{"MCPCONFORM_UPDATE_BASELINE": "env-old.yml"}, nil, "env-old.yml"},
+		{"new variable", map[string]string{"MCPCONFORM_UPDATE_EXPECTATIONS": "env-new.yml"}, nil, "env-new.yml"},
+		{"new flag wins over the old one", nil, []string{"--update-baseline", "old.yml", "--update-expectations", "new.yml"}, "new.yml"},
+		{"new variable wins over the old one", map[string]string{"MCPCONFORM_UPDATE_BASELINE": "env-old.yml", "MCPCONFORM_UPDATE_EXPECTATIONS": "env-new.yml"}, nil, "env-new.yml"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			clearEnv(t)
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			got = ""
+			if _, err := withFlags(t, c.args, read); err != nil || got != c.want {
+				t.Errorf("update target %q, %v; want %q", got, err, c.want)
+			}
+		})
+	}
+	var help bytes.Buffer
+	app := &cli.App{Name: "mcpconform", Writer: &help, Commands: []*cli.Command{{Name: "run", Flags: outputFlags(), Action: func(*cli.Context) error { return nil }}}}
+	if err := app.Run([]string{"mcpconform", "run", "--help"}); err != nil {
+		t.Fatal(err)
+	}
+	if h := help.String(); !strings.Contains(h, "--update-expectations") || strings.Contains(h, "update-baseline") {
+		t.Errorf("help should name --update-expectations and hide --update-baseline:\n%s", h)
+	}
+}
+
+// TestVerdictCodes covers the exit code of every expectations outcome.
 func TestVerdictCodes(t *testing.T) {
-	exp, err := baseline.Parse("exp.yml", []byte(expectationsYAML))
+	exp, err := expectations.Parse("exp.yml", []byte(expectationsYAML))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +259,7 @@ func TestVerdictCodes(t *testing.T) {
 	for _, c := range []struct {
 		name            string
 		run             report.Run
-		exp             *baseline.Expectations
+		exp             *expectations.Expectations
 		strict, lenient int
 	}{
 		{"all pass, no baseline", hostRun("reference", pass), nil, ExitOK, ExitOK},
@@ -226,7 +273,7 @@ func TestVerdictCodes(t *testing.T) {
 		{"flaky passing", hostRun("reference", kase("tools/call-result", "PASS", "")), exp, ExitOK, ExitOK},
 		{"flaky with another status", hostRun("reference", kase("tools/call-result", "FAIL", "x")), exp, ExitFailures, ExitFailures},
 		{"absent entries", hostRun("reference", pass), exp, ExitOK, ExitOK},
-		{"baselined check skipped", hostRun("reference", pass, kase("display/theme-toggle", "SKIP", "unsupported: toggleTheme")), exp, ExitOK, ExitOK},
+		{"check with an expectations entry skipped", hostRun("reference", pass, kase("display/theme-toggle", "SKIP", "unsupported: toggleTheme")), exp, ExitOK, ExitOK},
 		{"everything skipped", hostRun("reference", kase("a/b", "SKIP", "unsupported: clickTrigger"), kase("a/c", "NOTRUN", "")), nil, ExitNoTests, ExitNoTests},
 		{"nothing selected", hostRun("reference"), exp, ExitNoTests, ExitNoTests},
 		{"other host's entries do not apply", hostRun("chatgpt", kase("display/theme-toggle", "FAIL", "x")), exp, ExitFailures, ExitFailures},
@@ -247,11 +294,11 @@ func TestVerdictCodes(t *testing.T) {
 }
 
 func TestVerdictErrorMessages(t *testing.T) {
-	exp, _ := baseline.Parse("exp.yml", []byte(expectationsYAML))
+	exp, _ := expectations.Parse("exp.yml", []byte(expectationsYAML))
 	run := hostRun("reference", kase("lifecycle/teardown", "PASS", ""), kase("display/other", "FAIL", "x"))
 	err := verdictError(run, exp, false)
-	for _, want := range []string{"1 failure not in the baseline: reference display/other",
-		"1 stale baseline entry (the check passes now; remove it from exp.yml, or pass --allow-stale): reference lifecycle/teardown"} {
+	for _, want := range []string{"1 failure not in the expectations: reference display/other",
+		"1 stale expectations entry (the check passes now; remove it from exp.yml, or pass --allow-stale): reference lifecycle/teardown"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v lacks %q", err, want)
 		}
@@ -259,15 +306,15 @@ func TestVerdictErrorMessages(t *testing.T) {
 	if err := verdictError(hostRun("reference", kase("a/b", "SKIP", "")), nil, false); err == nil || !strings.Contains(err.Error(), "every selected check was skipped") {
 		t.Errorf("empty run: %v", err)
 	}
-	// Without a baseline, failures carry no message: the console has them.
+	// Without an expectations file, failures carry no message: the console has them.
 	var ee *exitError
 	if err := verdictError(hostRun("h", kase("a/b", "FAIL", "x")), nil, false); !errors.As(err, &ee) || ee.err != nil || ee.code != ExitFailures {
 		t.Errorf("plain failure: %v", err)
 	}
 }
 
-// TestWriteOutputs writes JSON, Markdown and an updated baseline, and
-// leaves the run marked so the JUnit and TAP writers render the baseline.
+// TestWriteOutputs writes JSON, Markdown and an updated expectations, and
+// leaves the run marked so the JUnit and TAP writers render the expectations.
 func TestWriteOutputs(t *testing.T) {
 	clearEnv(t)
 	dir := t.TempDir()
@@ -280,7 +327,7 @@ func TestWriteOutputs(t *testing.T) {
 	)
 	run.Hosts[0].Cases[1].Evidence = []string{filepath.Join(dir, "shots", "theme.png")}
 	jsonPath, mdPath := filepath.Join(dir, "out", "results.json"), filepath.Join(dir, "out", "summary.md")
-	args := []string{"--expectations", expPath, "--json", jsonPath, "--markdown", mdPath, "--update-baseline", expPath, "--attachments-root", dir}
+	args := []string{"--expectations", expPath, "--json", jsonPath, "--markdown", mdPath, "--update-expectations", expPath, "--attachments-root", dir}
 	var junitXML bytes.Buffer
 	_, err := withFlags(t, args, func(c *cli.Context) error {
 		exp, err := loadExp(c)
@@ -305,9 +352,9 @@ func TestWriteOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Baseline != expPath || back.Hosts[0].Cases[1].Outcome() != report.OutcomeExpectedFail ||
+	if back.Expectations != expPath || back.Hosts[0].Cases[1].Outcome() != report.OutcomeExpectedFail ||
 		back.Hosts[0].Cases[2].Outcome() != report.OutcomeStale || len(back.Hosts[0].Absent) != 2 {
-		t.Errorf("JSON read back: baseline %q, outcomes %s %s, absent %v", back.Baseline,
+		t.Errorf("JSON read back: baseline %q, outcomes %s %s, absent %v", back.Expectations,
 			back.Hosts[0].Cases[1].Outcome(), back.Hosts[0].Cases[2].Outcome(), back.Hosts[0].Absent)
 	}
 
@@ -333,7 +380,7 @@ func TestWriteOutputs(t *testing.T) {
 		t.Errorf("attachment not relative to --attachments-root: %+v", tc.SystemOut)
 	}
 
-	updated, err := baseline.Load(expPath)
+	updated, err := expectations.Load(expPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,11 +449,11 @@ func saveJSON(t *testing.T, path string, run report.Run) {
 // byte for byte those the run would have written.
 func TestReportConvertsWithoutRunning(t *testing.T) {
 	dir := t.TempDir()
-	exp, _ := baseline.Parse("exp.yml", []byte(expectationsYAML))
+	exp, _ := expectations.Parse("exp.yml", []byte(expectationsYAML))
 	run := hostRun("reference", kase("lifecycle/initialize", "PASS", ""), kase("display/theme-toggle", "FAIL", "x"),
 		kase("visibility/hidden", "SKIP", "unsupported: readModelToolList"))
 	run.Hosts[0].Cases[1].Evidence = []string{"/ci/project/shot.png"}
-	baseline.Apply(&run, exp)
+	expectations.Apply(&run, exp)
 	saved := filepath.Join(dir, "results.json")
 	saveJSON(t, saved, run)
 
@@ -446,7 +493,7 @@ func TestReportConvertsWithoutRunning(t *testing.T) {
 		t.Errorf("the saved baseline was not kept:\n%s", stdout)
 	}
 
-	// --expectations replaces the saved baseline.
+	// --expectations replaces the saved expectations.
 	none := writeExpectations(t, dir, "reference: []\n")
 	stdout, code, _ = reportApp(t, "", "--from", saved, "--tap", "-", "--expectations", none)
 	if code != ExitOK || !strings.Contains(stdout, "\nnot ok 2 - display/theme-toggle\n") {

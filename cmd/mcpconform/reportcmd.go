@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/baseline"
+	"github.com/mcpconform/mcpconform/internal/session"
 	"github.com/mcpconform/mcpconform/report"
 )
 
@@ -35,7 +35,7 @@ type reportConfig struct {
 //
 // Several --from files (one per host, e.g. from a CI matrix) are merged
 // into one report with a suite or subtest per host. --expectations applies
-// a baseline again, replacing the one the results were written with.
+// an expectations file again, replacing the one the results were written with.
 // It exits 0 once every report is written, 2 for bad input, 3 when a
 // report cannot be written; it does not judge the run (run does that).
 func reportCommand() *cli.Command {
@@ -53,7 +53,7 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "html", Usage: "write a self-contained HTML interop grid (hosts × checks, evidence inline) to `FILE` (- for stdout); a host in several --from is merged (shards) or compared (a newer run)"},
 			&cli.StringSliceFlag{Name: "compare", Usage: "with --html: mark the cells that regressed or got fixed since these earlier results `FILE`s"},
 			&cli.StringFlag{Name: "attachments-root", Usage: "write JUnit [[ATTACHMENT|path]] lines relative to `DIR`"},
-			&cli.StringFlag{Name: "expectations", Usage: "apply this baseline YAML `FILE` instead of the one the results carry"},
+			&cli.StringFlag{Name: "expectations", Usage: "apply this expectations YAML `FILE` instead of the one the results carry"},
 			&cli.BoolFlag{Name: "merge", Usage: "combine results of the same host (the shards of one run, --shard I/N) into one; a check in two files is an error"},
 		},
 		Action: func(c *cli.Context) error {
@@ -67,52 +67,21 @@ func reportCommand() *cli.Command {
 			if len(rc.From) == 0 {
 				return usage(errors.New("report needs --from FILE (the results written by mcpconform run --json)"))
 			}
-			outs := report.Outputs{}
-			for name, path := range map[string]string{"junit": rc.JUnit, "tap": rc.TAP, "markdown": rc.Markdown, "json": rc.JSON, "html": rc.HTML} {
-				if path != "" {
-					outs[name] = path
-				}
-			}
+			outs := report.OutputsOf(map[string]string{"junit": rc.JUnit, "tap": rc.TAP, "markdown": rc.Markdown, "json": rc.JSON, "html": rc.HTML})
 			if len(outs) == 0 {
 				return usage(errors.New("nothing to write: give --junit, --tap, --markdown, --json or --html"))
 			}
 			if err := outs.Check(); err != nil {
 				return usage(err)
 			}
-			// The page takes a host more than once (shards, a newer run to
-			// compare); the other formats read the files as one run.
-			stdin := stdinOnce(c.App.Reader)
-			page := report.Outputs{}
-			if rc.HTML != "" {
-				page["html"] = rc.HTML
-				delete(outs, "html")
-			}
-			var run, grid report.Run
-			var older []report.Run
-			var err error
-			if len(outs) > 0 {
-				if run, err = report.ReadRuns(rc.From, stdin(), rc.Merge); err != nil {
-					return usage(err)
-				}
-			}
-			if len(page) > 0 {
-				if grid, older, err = report.ReadHTMLRuns(rc.From, rc.Compare, stdin); err != nil {
-					return usage(err)
-				}
-			}
-			if rc.Expectations != "" {
-				exp, err := baseline.Load(rc.Expectations)
-				if err != nil {
-					return usage(err)
-				}
-				baseline.Apply(&run, exp)
-				baseline.Apply(&grid, exp)
-			}
-			opts := report.Options{JUnit: report.JUnitOptions{AttachmentsRoot: rc.AttachmentsRoot},
-				HTML: report.HTMLOptions{Compare: older, EvidenceDirs: report.EvidenceDirs(rc.From, rc.Compare)}}
-			err = errors.Join(report.Write(outs, run, opts, c.App.Writer), report.Write(page, grid, opts, c.App.Writer))
-			if err != nil {
-				return &exitError{code: ExitInfra, err: fmt.Errorf("writing reports: %w", err)}
+			err := session.Convert{From: rc.From, Compare: rc.Compare, Outputs: outs, Expectations: rc.Expectations,
+				Merge: rc.Merge, AttachmentsRoot: rc.AttachmentsRoot, Stdin: c.App.Reader, Stdout: c.App.Writer}.Write()
+			var ue *session.UsageError
+			switch {
+			case errors.As(err, &ue):
+				return usage(ue.Err)
+			case err != nil:
+				return &exitError{code: ExitInfra, err: err}
 			}
 			return nil
 		},

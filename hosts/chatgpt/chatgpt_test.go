@@ -9,21 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/chatgpt"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
-	"github.com/mcpconform/mcpconform/runner"
 )
 
 // One browser and one pair of fixture servers for the package, started by
 // the first test that needs them (e2etest).
 func TestMain(m *testing.M) { e2etest.Main(m) }
-
-// e2e is the package's browser and fixture servers; without Chromium the
-// test skips.
-var e2e = e2etest.Parts
 
 // imitation starts the local ChatGPT imitation (testdata/page.html) and a
 // storage state logged in to it, and returns the environment that points
@@ -31,40 +25,20 @@ var e2e = e2etest.Parts
 // every selector is the built-in one.
 func imitation(t *testing.T) (*webchattest.Product, map[string]string) {
 	t.Helper()
-	_, fx := e2e(t)
-	p, err := webchattest.Start(context.Background(), webchattest.Options{
+	return webchattest.Imitate(t, "chatgpt", webchattest.Options{
 		PageFile:       "testdata/page.html",
 		SandboxPath:    "/web-sandbox.oaiusercontent.com/sandbox.html",
 		LoginPath:      "/auth/login",
 		AppName:        "mcpconform",
 		RequireMention: true,
-		MCPServers:     []string{fx.Main.URL, fx.Second.URL},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
-	state := filepath.Join(t.TempDir(), "chatgpt-state.json")
-	if err := p.WriteStorageState(state, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p, map[string]string{
-		"MCPCONFORM_CHATGPT_URL":           p.URL,
-		"MCPCONFORM_CHATGPT_STORAGE_STATE": state,
-	}
 }
 
 var lookup = webchattest.Lookup
 
 type logs = webchattest.Logs
 
-func env(l *logs, appTimeout time.Duration) hosts.Env {
-	// Tests call it after e2e (or imitation) started the session.
-	e := e2etest.Started().Env()
-	e.AppTimeout = appTimeout
-	e.Logf = l.Logf
-	return e
-}
+var env = webchattest.Env
 
 // The whole suite through the ChatGPT driver against the imitation: the
 // onboarding modal is dismissed, the connector is picked from the mention
@@ -72,14 +46,9 @@ func env(l *logs, appTimeout time.Duration) hosts.Env {
 // frame selector, and each check gets the status the imitation earns.
 func TestSuiteThroughChatGPTDriver(t *testing.T) {
 	p, vars := imitation(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
 	var l logs
 	h := chatgpt.NewWithOptions(webchat.Options{Getenv: lookup(vars)})
-	hr, err := runner.Run(ctx, h, runner.Options{Env: env(&l, 30*time.Second), Stall: time.Minute, Logf: l.Logf})
-	if err != nil {
-		t.Fatalf("run: %v\nlogs:\n%s", err, l.String())
-	}
+	hr := webchattest.Run(t, h, &l)
 	webchattest.CheckRun(t, h, hr)
 	// The hooks really ran: the modal was dismissed, the tool call
 	// confirmed, and the prompt reached the model with the app picked in
@@ -118,16 +87,7 @@ func TestEmptyStorageStateCountsAsMissing(t *testing.T) {
 // its error and duration.
 func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration, *logs) {
 	t.Helper()
-	e2e(t)
-	h := chatgpt.New()
-	var l logs
-	start := time.Now()
-	_, err := h.Setup(context.Background(), env(&l, appTimeout))
-	h.Teardown(context.Background())
-	if err == nil {
-		t.Fatal("Setup succeeded")
-	}
-	return err, time.Since(start), &l
+	return webchattest.SetupFails(t, chatgpt.New(), appTimeout)
 }
 
 func setenv(t *testing.T, vars map[string]string) {

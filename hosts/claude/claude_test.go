@@ -3,75 +3,38 @@ package claude_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/claude"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
-	"github.com/mcpconform/mcpconform/report"
-	"github.com/mcpconform/mcpconform/runner"
 )
 
 // One browser and one pair of fixture servers for the package, started by
 // the first test that needs them (e2etest).
 func TestMain(m *testing.M) { e2etest.Main(m) }
 
-// e2e is the package's browser and fixture servers; without Chromium the
-// test skips.
-var e2e = e2etest.Parts
-
 // imitation starts the local Claude imitation (testdata/page.html) and a
 // storage state logged in to it; only the URL and the storage state are
 // overridden, every selector is the built-in one.
 func imitation(t *testing.T) (*webchattest.Product, map[string]string) {
 	t.Helper()
-	_, fx := e2e(t)
-	p, err := webchattest.Start(context.Background(), webchattest.Options{
+	return webchattest.Imitate(t, "claude", webchattest.Options{
 		PageFile:    "testdata/page.html",
 		SandboxPath: "/claudemcpcontent.com/sandbox.html",
 		LoginPath:   "/login",
 		AppName:     "mcpconform",
-		MCPServers:  []string{fx.Main.URL, fx.Second.URL},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
-	state := filepath.Join(t.TempDir(), "claude-state.json")
-	if err := p.WriteStorageState(state, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p, map[string]string{
-		"MCPCONFORM_CLAUDE_URL":           p.URL,
-		"MCPCONFORM_CLAUDE_STORAGE_STATE": state,
-	}
 }
 
-func env(l *webchattest.Logs, appTimeout time.Duration) hosts.Env {
-	// Tests call it after e2e (or imitation) started the session.
-	e := e2etest.Started().Env()
-	e.AppTimeout = appTimeout
-	e.Logf = l.Logf
-	return e
-}
-
-func run(t *testing.T, h hosts.Host, l *webchattest.Logs, globs ...string) report.HostRun {
-	t.Helper()
-	e2e(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	hr, err := runner.Run(ctx, h, runner.Options{Env: env(l, 30*time.Second), Stall: time.Minute, Logf: l.Logf, Selection: runner.Selection{Globs: globs}})
-	if err != nil {
-		t.Fatalf("run: %v\nlogs:\n%s", err, l.String())
-	}
-	return hr
-}
+var (
+	env = webchattest.Env
+	run = webchattest.Run
+)
 
 func marker(msgs []string) string {
 	for _, m := range msgs {
@@ -158,16 +121,8 @@ func TestCommitAcceptsTheReplaceProposal(t *testing.T) {
 
 func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration) {
 	t.Helper()
-	e2e(t)
-	h := claude.New()
-	var l webchattest.Logs
-	start := time.Now()
-	_, err := h.Setup(context.Background(), env(&l, appTimeout))
-	h.Teardown(context.Background())
-	if err == nil {
-		t.Fatal("Setup succeeded")
-	}
-	return err, time.Since(start)
+	err, took, _ := webchattest.SetupFails(t, claude.New(), appTimeout)
+	return err, took
 }
 
 // A send-button selector overridden through the environment that matches

@@ -18,13 +18,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/report/expectations"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
@@ -144,13 +144,13 @@ func TestSuiteOnInspector(t *testing.T) {
 func gateWithExpectations(t *testing.T, hr report.HostRun) {
 	t.Helper()
 	path := filepath.Join("..", "..", "expectations", "inspector.yaml")
-	exp, err := baseline.Load(path)
+	exp, err := expectations.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := report.Run{Hosts: []report.HostRun{hr}}
-	res := baseline.Evaluate(run, exp)
-	if v := res.Verdict(false); v != baseline.Pass {
+	res := expectations.Evaluate(run, exp)
+	if v := res.Verdict(false); v != expectations.Pass {
 		t.Errorf("the run against %s: verdict %s; regressions %v, stale %v", path, v, res.Regressions(), res.Stale())
 	}
 	data, err := os.ReadFile(path)
@@ -162,19 +162,19 @@ func gateWithExpectations(t *testing.T, hr report.HostRun) {
 	if cut == string(data) {
 		t.Fatal("expectations/inspector.yaml has no entry for visibility/model-only-tool-rejected")
 	}
-	e2, err := baseline.Parse(path, []byte(cut))
+	e2, err := expectations.Parse(path, []byte(cut))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := baseline.Evaluate(run, e2); r.Verdict(true) != baseline.Fail || len(r.Regressions()) != 1 {
+	if r := expectations.Evaluate(run, e2); r.Verdict(true) != expectations.Fail || len(r.Regressions()) != 1 {
 		t.Errorf("a missing entry: verdict %s, regressions %v", r.Verdict(true), r.Regressions())
 	}
 	// An entry for a check that passes is stale.
-	e3, err := baseline.Parse(path, append(data, []byte("  - id: lifecycle/ping\n    reason: \"host bug: stale on purpose\"\n")...))
+	e3, err := expectations.Parse(path, append(data, []byte("  - id: lifecycle/ping\n    reason: \"host bug: stale on purpose\"\n")...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := baseline.Evaluate(run, e3); r.Verdict(false) != baseline.Fail || len(r.Stale()) != 1 || r.Verdict(true) != baseline.Pass {
+	if r := expectations.Evaluate(run, e3); r.Verdict(false) != expectations.Fail || len(r.Stale()) != 1 || r.Verdict(true) != expectations.Pass {
 		t.Errorf("a stale entry: verdict %s (allow-stale %s), stale %v", r.Verdict(false), r.Verdict(true), r.Stale())
 	}
 }

@@ -144,18 +144,25 @@ func TestProfileVariableNames(t *testing.T) {
 	}
 	// Every env-tagged field has a distinct variable.
 	seen := map[string]string{}
-	ty := reflect.TypeOf(Profile{})
-	for i := 0; i < ty.NumField(); i++ {
-		f := ty.Field(i)
-		if f.Tag.Get("env") == "" {
-			continue
-		}
+	for _, f := range envFields() {
 		v := p.Var(f.Name)
 		if other, dup := seen[v]; dup {
 			t.Errorf("%s and %s share %s", f.Name, other, v)
 		}
 		seen[v] = f.Name
 	}
+}
+
+// envFields are Profile's fields read from the environment.
+func envFields() []reflect.StructField {
+	var out []reflect.StructField
+	ty := reflect.TypeOf(Profile{})
+	for i := 0; i < ty.NumField(); i++ {
+		if f := ty.Field(i); f.Tag.Get("env") != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // docs/hosted.md lists every variable a profile reads.
@@ -165,12 +172,7 @@ func TestEveryVariableIsDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := Profile{Product: "<host>"}
-	ty := reflect.TypeOf(Profile{})
-	for i := 0; i < ty.NumField(); i++ {
-		f := ty.Field(i)
-		if f.Tag.Get("env") == "" {
-			continue
-		}
+	for _, f := range envFields() {
 		v := p.Var(f.Name)
 		if !strings.Contains(string(doc), "`"+v+"`") {
 			t.Errorf("docs/hosted.md does not document %s (field %s)", v, f.Name)

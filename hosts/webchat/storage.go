@@ -1,12 +1,13 @@
 package webchat
 
 import (
+	"github.com/mcpconform/mcpconform/internal/atomicfile"
+
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/mxschmitt/playwright-go"
@@ -132,25 +133,10 @@ func SaveStorageState(path string, st *playwright.StorageState) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".storage-state-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the storage state: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, 0o600, 0o700, func(w io.Writer) error {
+		if _, err := w.Write(append(b, '\n')); err != nil {
+			return fmt.Errorf("writing the storage state: %w", err)
+		}
+		return nil
+	})
 }

@@ -364,12 +364,16 @@ func processKind(p proctree.Seen) string {
 	return p.Comm
 }
 
-// Repeat runs the bench in n fresh processes (driver and browser start are
-// per process, so repeating inside one would measure something else):
-// start(i, out) returns the command for run i, which must write its
-// figures as JSON to out. It prints a header before each run and returns
-// the medians of their figures.
-func Repeat(ctx context.Context, n int, w io.Writer, start func(i int, out string) *exec.Cmd) (*Result, error) {
+// Repeat runs the bench in n fresh processes of this executable (driver
+// and browser start are per process, so repeating inside one would
+// measure something else): `bench --json <file>` and args(i) for run i,
+// its output going to stdout and stderr. It prints a header before each
+// run and returns the medians of their figures.
+func Repeat(ctx context.Context, n int, stdout, stderr io.Writer, args func(i int) []string) (*Result, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "mcpconform-bench-")
 	if err != nil {
 		return nil, err
@@ -377,9 +381,11 @@ func Repeat(ctx context.Context, n int, w io.Writer, start func(i int, out strin
 	defer os.RemoveAll(dir)
 	var runs []*Result
 	for i := 1; i <= n; i++ {
-		fmt.Fprintf(w, "=== bench run %d of %d (a fresh process)\n", i, n)
+		fmt.Fprintf(stdout, "=== bench run %d of %d (a fresh process)\n", i, n)
 		out := filepath.Join(dir, fmt.Sprintf("run%d.json", i))
-		if err := start(i, out).Run(); err != nil {
+		cmd := exec.CommandContext(ctx, self, append([]string{"bench", "--json", out}, args(i)...)...)
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		if err := cmd.Run(); err != nil {
 			return nil, fmt.Errorf("bench run %d: %w", i, err)
 		}
 		b, err := os.ReadFile(out)
@@ -392,6 +398,6 @@ func Repeat(ctx context.Context, n int, w io.Writer, start func(i int, out strin
 		}
 		runs = append(runs, &r)
 	}
-	fmt.Fprintf(w, "\n=== medians over %d processes\n", n)
+	fmt.Fprintf(stdout, "\n=== medians over %d processes\n", n)
 	return Median(runs), nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
@@ -207,6 +208,20 @@ func (r *Result) computeRatios() {
 	}
 }
 
+// Save writes r as JSON to path: nothing for "", stdout for "-" (as
+// every report), else the file, atomically.
+func (r *Result) Save(path string, stdout io.Writer) error {
+	switch path {
+	case "":
+		return nil
+	case report.Stdout:
+		return WriteJSON(stdout, r)
+	default:
+		return report.WriteFile(path, func(w io.Writer) error { return WriteJSON(w, r) })
+	}
+}
+
+// WriteJSON writes r as indented JSON, its ratios computed.
 func WriteJSON(w io.Writer, r *Result) error {
 	r.computeRatios()
 	enc := json.NewEncoder(w)

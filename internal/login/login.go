@@ -50,6 +50,23 @@ type UsageError struct{ Err error }
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
+// Host logs in to the registered host named host, which must be a
+// hosts.LoginProfiler: its login profile (with the MCPCONFORM_<HOST>_*
+// overrides read through o.Getenv) becomes o.Login, then Run.
+func Host(ctx context.Context, host string, o Options) error {
+	h, _ := hosts.New(host)
+	lp, ok := h.(hosts.LoginProfiler)
+	if !ok {
+		return &UsageError{Err: fmt.Errorf("unknown host %q for login: choose one of %s", host, strings.Join(hosts.Logins(), ", "))}
+	}
+	p, err := lp.LoginProfile(o.Getenv)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	o.Login = p
+	return Run(ctx, o)
+}
+
 // Run opens a headed browser at the product's login page and, when the
 // user has closed every window, saves the browser context's storage state
 // to the output file with mode 0600.

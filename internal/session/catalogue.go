@@ -2,12 +2,14 @@ package session
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strings"
+	"text/tabwriter"
 	"time"
-
-	"github.com/mxschmitt/playwright-go"
 
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures/suite"
@@ -37,15 +39,11 @@ func Catalogue(ctx context.Context, paths bridge.Paths) (protocol.SuiteList, err
 		return list, err
 	}
 	defer br.Close()
-	bctx, err := br.NewContext(playwright.BrowserNewContextOptions{})
+	bctx, page, err := br.NewPage()
 	if err != nil {
 		return list, err
 	}
 	defer bctx.Close()
-	page, err := bctx.NewPage()
-	if err != nil {
-		return list, err
-	}
 	if _, err := page.Goto("http://" + ln.Addr().String() + "/"); err != nil {
 		return list, err
 	}
@@ -54,4 +52,30 @@ func Catalogue(ctx context.Context, paths bridge.Paths) (protocol.SuiteList, err
 	defer cancel()
 	err = ev.EvalInto(c, "globalThis."+protocol.ChannelName+".listTests()", &list)
 	return list, err
+}
+
+// WriteCatalogue prints list as `mcpconform list` does: a table with a
+// count line, or indented JSON when asJSON.
+func WriteCatalogue(w io.Writer, list protocol.SuiteList, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(list)
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tCLAUSE\tEDITION\tNEEDS\tNAME")
+	for _, t := range list.Tests {
+		needs := make([]string, len(t.Needs))
+		for i, n := range t.Needs {
+			needs[i] = string(n)
+		}
+		n := strings.Join(needs, ",")
+		if n == "" {
+			n = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.ID, t.Clause, t.Edition, n, t.Name)
+	}
+	tw.Flush()
+	_, err := fmt.Fprintf(w, "%d tests (suite %s, protocol %s)\n", len(list.Tests), list.SuiteVersion, list.ProtocolVersion)
+	return err
 }

@@ -5,8 +5,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/mcpconform/mcpconform/baseline"
 	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/report/expectations"
 )
 
 // Plan is a whole conformance run: what to start, which hosts to run and
@@ -15,9 +15,9 @@ type Plan struct {
 	Start   Options
 	Run     RunOptions
 	Reports Reports
-	// Baseline marks expected failures, live on the console and in the
+	// Expectations marks expected failures, live on the console and in the
 	// reports (nil: none).
-	Baseline *baseline.Expectations
+	Expectations *expectations.Expectations
 	// Console shows each check as it ends and the summary (nil: none).
 	Console       *report.Console
 	Tool, Version string
@@ -34,7 +34,7 @@ func Conform(ctx context.Context, p Plan) (report.Run, error) {
 	run := report.Run{Tool: p.Tool, Version: p.Version, StartedAt: time.Now()}
 	onCase := p.Run.OnCase
 	p.Run.OnCase = func(host string, c report.Case) {
-		p.Baseline.Mark(host, &c) // live XFAIL/STALE; the console filters --quiet
+		p.Expectations.Mark(host, &c) // live XFAIL/STALE; the console filters --quiet
 		if p.Console != nil {
 			p.Console.Case(host, c)
 		}
@@ -54,7 +54,7 @@ func Conform(ctx context.Context, p Plan) (report.Run, error) {
 		}
 	}
 	// Reports are written whatever happened, before the run is judged.
-	if err := p.Reports.Write(&run, p.Baseline, p.Stdout); err != nil {
+	if err := p.Reports.Write(&run, p.Expectations, p.Stdout); err != nil {
 		if p.Start.Logf != nil {
 			p.Start.Logf("writing reports: %v", err)
 		}

@@ -1,4 +1,4 @@
-// Package baseline reads, applies and writes expectations files: for each
+// Package expectations reads, applies and writes expectations files: for each
 // host, the checks known to fail there, so a release can be gated on "no
 // new failures" while known host bugs are tracked.
 //
@@ -18,7 +18,7 @@
 // a pass makes it stale. An entry with allow accepts exactly those statuses.
 // A check that was skipped, not run, or not selected at all is tolerated
 // whatever its entry says. See report.Case.Outcome for the full table.
-package baseline
+package expectations
 
 import (
 	"bytes"
@@ -417,17 +417,17 @@ func (e *Expectations) Mark(host string, c *report.Case) {
 	}
 }
 
-// Apply marks every case of run with its baseline entry (report.Case.Expect,
+// Apply marks every case of run with its expectations entry (report.Case.Expect,
 // which every report writer renders), records the entries that matched no
 // case of a host that ran (HostRun.Absent) and the file's name
-// (Run.Baseline). It replaces any marks the run had. A nil *Expectations
-// leaves the run as it is, so a run read back from JSON keeps the baseline
+// (Run.Expectations). It replaces any marks the run had. A nil *Expectations
+// leaves the run as it is, so a run read back from JSON keeps the expectations
 // it was written with.
 func Apply(run *report.Run, e *Expectations) {
 	if e == nil {
 		return
 	}
-	run.Baseline = e.File
+	run.Expectations = e.File
 	for i := range run.Hosts {
 		h := &run.Hosts[i]
 		// Cases are copied before marking: the caller's slices may be shared.

@@ -1,6 +1,7 @@
-package main
+package cliconfig
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func loadWith(t *testing.T, args ...string) (loadTest, error) {
 	app := &cli.App{Name: "x", ExitErrHandler: func(*cli.Context, error) {}, Flags: []cli.Flag{
 		&cli.StringFlag{Name: "name"}, &cli.StringSliceFlag{Name: "list"}, &cli.DurationFlag{Name: "wait"},
 		&cli.IntFlag{Name: "count"}, &cli.BoolFlag{Name: "on"},
-	}, Action: func(c *cli.Context) error { err = load(c, &got); return nil }}
+	}, Action: func(c *cli.Context) error { err = Load(c, &got); return nil }}
 	if rerr := app.Run(append([]string{"x"}, args...)); rerr != nil {
 		t.Fatal(rerr)
 	}
@@ -35,7 +36,10 @@ func loadWith(t *testing.T, args ...string) (loadTest, error) {
 // The environment fills every field (nested structs too), a flag given on
 // the command line wins, and a bad variable is named.
 func TestLoadEnvThenFlags(t *testing.T) {
-	clearEnv(t)
+	for _, k := range []string{"NAME", "LIST", "WAIT", "COUNT", "ON"} {
+		t.Setenv("MCPCONFORM_LT_"+k, "")
+		os.Unsetenv("MCPCONFORM_LT_" + k)
+	}
 	got, err := loadWith(t)
 	if err != nil || got.Name != "dflt" || got.Wait != time.Second {
 		t.Fatalf("defaults: %+v %v", got, err)
@@ -60,5 +64,31 @@ func TestLoadEnvThenFlags(t *testing.T) {
 	t.Setenv("MCPCONFORM_LT_WAIT", "soon")
 	if _, err = loadWith(t); err == nil || !strings.Contains(err.Error(), "environment: MCPCONFORM_LT_WAIT: ") {
 		t.Errorf("a bad variable must be named: %v", err)
+	}
+}
+
+// Args gives back exactly the flags set, in the command's order, with
+// repeated values repeated, skipped names left out and edit applied.
+func TestArgsRendersTheSetFlags(t *testing.T) {
+	var got []string
+	cmd := &cli.Command{Name: "bench", Flags: []cli.Flag{
+		&cli.StringFlag{Name: "name"}, &cli.StringSliceFlag{Name: "list"}, &cli.DurationFlag{Name: "wait"},
+		&cli.IntFlag{Name: "count"}, &cli.BoolFlag{Name: "on"}, &cli.StringFlag{Name: "skip"}, &cli.StringFlag{Name: "unset"},
+	}, Action: func(c *cli.Context) error {
+		got = Args(c, func(name, v string) string {
+			if name == "name" {
+				return v + "/1"
+			}
+			return v
+		}, "skip")
+		return nil
+	}}
+	app := &cli.App{Name: "x", ExitErrHandler: func(*cli.Context, error) {}, Commands: []*cli.Command{cmd}}
+	if err := app.Run([]string{"x", "bench", "--on=false", "--count", "0", "--list", "a", "--list", "b", "--wait", "90s", "--skip", "s", "--name", "n"}); err != nil {
+		t.Fatal(err)
+	}
+	want := "--name=n/1 --list=a --list=b --wait=1m30s --count=0 --on=false"
+	if strings.Join(got, " ") != want {
+		t.Errorf("args %q, want %q", strings.Join(got, " "), want)
 	}
 }

@@ -1,27 +1,27 @@
-package baseline
+package expectations
 
 import (
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 )
 
-// CaseResult is the outcome of one case, or of one baseline entry that
+// CaseResult is the outcome of one case, or of one expectations entry that
 // matched no case (Outcome absent, Status empty).
 type CaseResult struct {
 	Host    string
 	ID      string
 	Status  protocol.Status
 	Outcome report.Outcome
-	// Expect is the baseline entry involved, nil when none.
+	// Expect is the expectations entry involved, nil when none.
 	Expect *report.Expectation
 }
 
-// Result is a run judged against a baseline.
+// Result is a run judged against an expectations file.
 type Result struct {
 	// Cases has every case of the run, host by host, then the absent entries.
 	Cases []CaseResult
 	Tally report.Tally
-	// Absent counts the baseline entries that matched no case.
+	// Absent counts the expectations entries that matched no case.
 	Absent int
 	// Judged counts the cases that ran to a verdict (not SKIP or NOTRUN).
 	Judged int
@@ -33,7 +33,7 @@ type Verdict int
 const (
 	// Pass: no regression, and no stale entry (or stale entries allowed).
 	Pass Verdict = iota
-	// Fail: a failure not covered by the baseline, or a stale entry.
+	// Fail: a failure not covered by the expectations, or a stale entry.
 	Fail
 	// Empty: no check was judged: nothing selected, or everything skipped.
 	Empty
@@ -91,10 +91,10 @@ func (r Result) Verdict(allowStale bool) Verdict {
 	return Pass
 }
 
-// Stale lists the cases whose baseline entry is stale.
+// Stale lists the cases whose expectations entry is stale.
 func (r Result) Stale() []CaseResult { return r.only(report.OutcomeStale) }
 
-// Regressions lists the failures no baseline entry covers.
+// Regressions lists the failures no expectations entry covers.
 func (r Result) Regressions() []CaseResult { return r.only(report.OutcomeFail) }
 
 func (r Result) only(o report.Outcome) []CaseResult {

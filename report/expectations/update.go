@@ -1,4 +1,4 @@
-package baseline
+package expectations
 
 import (
 	"bytes"
@@ -13,10 +13,10 @@ import (
 )
 
 // header starts a file Update writes from scratch.
-const header = `mcpconform expectations (baseline): for each host, the checks known to fail.
+const header = `mcpconform expectations: for each host, the checks known to fail.
 An entry is a check id (expected to fail: FAIL, TIMEOUT or ERROR), or a
 mapping {id, reason, allow: [statuses]} for a known flaky check.
-Written by "mcpconform run --update-baseline"; see docs/ci.md.`
+Written by "mcpconform run --update-expectations"; see docs/ci.md.`
 
 // Update returns the expectations file that accepts run as it is: prev (the
 // file as it was, nil for none) with the section of every host in run
@@ -98,12 +98,12 @@ func Update(prev *Expectations, run report.Run) ([]byte, error) {
 	}
 	// What is written must read back: a bug here would otherwise surface
 	// only on the next run.
-	name := "updated baseline"
+	name := "updated expectations"
 	if prev != nil && prev.File != "" {
 		name = prev.File
 	}
 	if _, err := Parse(name, b.Bytes()); err != nil {
-		return nil, fmt.Errorf("the updated baseline does not parse (a bug): %w", err)
+		return nil, fmt.Errorf("the updated expectations file does not parse (a bug): %w", err)
 	}
 	return b.Bytes(), nil
 }

@@ -1,38 +1,17 @@
-package baseline
+package expectations
 
 import (
-	"bytes"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/internal/golden"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./baseline -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden file (run go test ./baseline -update if intended)\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
-}
 
 const sample = `# known host bugs
 claude-web:
@@ -176,7 +155,7 @@ func cs(id string, st protocol.Status, msg string) report.Case {
 	return report.Case{TestMeta: protocol.TestMeta{ID: id, Name: id, Clause: protocol.ClauseMust}, Status: st, Message: msg}
 }
 
-// claudeRun has one case for each baseline outcome against sample.
+// claudeRun has one case for each expectations outcome against sample.
 func claudeRun() report.Run {
 	return report.Run{Hosts: []report.HostRun{{Host: "claude-web", Cases: []report.Case{
 		cs("lifecycle/initialize-capabilities", "PASS", ""),                        // pass, no entry
@@ -220,12 +199,12 @@ func TestEvaluateEveryOutcome(t *testing.T) {
 	if len(r.Stale()) != 1 || r.Stale()[0].ID != "lifecycle/teardown" || r.Stale()[0].Expect == nil {
 		t.Errorf("stale %+v", r.Stale())
 	}
-	if run.Hosts[0].Cases[1].Expect != nil || run.Baseline != "" {
+	if run.Hosts[0].Cases[1].Expect != nil || run.Expectations != "" {
 		t.Error("Evaluate changed the run it was given")
 	}
 }
 
-// TestVerdicts covers each baseline outcome on its own, with and without
+// TestVerdicts covers each expectations outcome on its own, with and without
 // --allow-stale.
 func TestVerdicts(t *testing.T) {
 	exp := mustParse(t, sample)
@@ -269,9 +248,9 @@ func TestVerdicts(t *testing.T) {
 			}
 		})
 	}
-	// Without a baseline, every failure fails the run.
+	// Without an expectations file, every failure fails the run.
 	if v := Evaluate(one(cs("display/theme-toggle", "FAIL", "x")), nil).Verdict(false); v != Fail {
-		t.Errorf("no baseline: %v", v)
+		t.Errorf("no expectations: %v", v)
 	}
 }
 
@@ -280,8 +259,8 @@ func TestApplyAndMark(t *testing.T) {
 	run := claudeRun()
 	orig := run.Hosts[0].Cases
 	Apply(&run, exp)
-	if run.Baseline != "expectations.yml" {
-		t.Errorf("Baseline %q", run.Baseline)
+	if run.Expectations != "expectations.yml" {
+		t.Errorf("Expectations %q", run.Expectations)
 	}
 	h := run.Hosts[0]
 	if h.Cases[0].Expect != nil || h.Cases[1].Expect == nil || h.Cases[3].Expect.Reason != "slow under load" || h.Cases[3].Expect.Line != 7 {
@@ -296,9 +275,9 @@ func TestApplyAndMark(t *testing.T) {
 	// Applying another file replaces the marks.
 	Apply(&run, mustParse(t, "claude-web: []\n"))
 	if run.Hosts[0].Cases[1].Expect != nil || len(run.Hosts[0].Absent) != 0 {
-		t.Error("marks of the previous baseline survived")
+		t.Error("marks of the previous expectations survived")
 	}
-	// A nil baseline keeps the marks (a run read back from JSON).
+	// A nil expectations keeps the marks (a run read back from JSON).
 	Apply(&run, exp)
 	Apply(&run, nil)
 	if run.Hosts[0].Cases[1].Expect == nil {
@@ -331,10 +310,10 @@ func TestUpdateGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "updated", out)
+	golden.Check(t, "updated", out)
 }
 
-// TestUpdateAcceptsTheRun: judged against its own updated baseline, a run
+// TestUpdateAcceptsTheRun: judged against its own updated expectations, a run
 // has no regression and no stale entry, and nothing known is lost.
 func TestUpdateAcceptsTheRun(t *testing.T) {
 	exp := mustParse(t, sample)
@@ -382,7 +361,7 @@ func TestUpdateFromNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "new", out)
+	golden.Check(t, "new", out)
 	next, err := Parse("new.yml", out)
 	if err != nil {
 		t.Fatal(err)

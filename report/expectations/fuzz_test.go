@@ -1,4 +1,4 @@
-package baseline
+package expectations
 
 import (
 	"errors"
@@ -28,7 +28,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			var pe *Error
 			if !errors.As(err, &pe) {
-				t.Fatalf("error of type %T, want *baseline.Error with a line: %v", err, err)
+				t.Fatalf("error of type %T, want *expectations.Error with a line: %v", err, err)
 			}
 			return
 		}

@@ -1,0 +1,76 @@
+package webchattest
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+// Imitate starts the imitation of product described by o, its MCP
+// servers the test binary's fixture servers (e2etest: without Chromium
+// the test skips), and a storage state logged in to it. It returns the
+// product and the variables that point the product's driver at it
+// (MCPCONFORM_<PRODUCT>_URL and _STORAGE_STATE); every selector stays the
+// built-in one.
+func Imitate(t *testing.T, product string, o Options) (*Product, map[string]string) {
+	t.Helper()
+	_, fx := e2etest.Parts(t)
+	o.MCPServers = []string{fx.Main.URL, fx.Second.URL}
+	p, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	state := filepath.Join(t.TempDir(), product+"-state.json")
+	if err := p.WriteStorageState(state, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	prefix := "MCPCONFORM_" + strings.ToUpper(product) + "_"
+	return p, map[string]string{prefix + "URL": p.URL, prefix + "STORAGE_STATE": state}
+}
+
+// Env is the test binary's environment (e2etest, started by Imitate or
+// e2etest.Parts) with appTimeout and the driver's log going to l.
+func Env(l *Logs, appTimeout time.Duration) hosts.Env {
+	e := e2etest.Started().Env()
+	e.AppTimeout = appTimeout
+	e.Logf = l.Logf
+	return e
+}
+
+// Run runs the checks matching globs (all when none) against h, logging
+// to l, and fails the test if the run itself fails.
+func Run(t *testing.T, h hosts.Host, l *Logs, globs ...string) report.HostRun {
+	t.Helper()
+	e2etest.Parts(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: Env(l, 30*time.Second), Stall: time.Minute, Logf: l.Logf, Selection: runner.Selection{Globs: globs}})
+	if err != nil {
+		t.Fatalf("run: %v\nlogs:\n%s", err, l.String())
+	}
+	return hr
+}
+
+// SetupFails runs Setup of h with appTimeout, tears it down, and returns
+// Setup's error (the test fails when there is none), how long it took and
+// the log.
+func SetupFails(t *testing.T, h hosts.Host, appTimeout time.Duration) (error, time.Duration, *Logs) {
+	t.Helper()
+	e2etest.Parts(t)
+	var l Logs
+	start := time.Now()
+	_, err := h.Setup(context.Background(), Env(&l, appTimeout))
+	h.Teardown(context.Background())
+	if err == nil {
+		t.Fatal("Setup succeeded")
+	}
+	return err, time.Since(start), &l
+}

@@ -1,15 +1,44 @@
 package main
 
 import (
+	"os"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/hosts/generic"
+	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/internal/cliconfig"
 )
 
 // load is the one configuration mechanism of every command
-// (internal/cliconfig): MCPCONFORM_* variables, then the flags given.
-var load = cliconfig.Load
+// (internal/cliconfig): MCPCONFORM_* variables, then the flags given. A
+// MCPCONFORM_* variable that no command reads is refused, so a misspelt
+// one (MCPCONFORM_TIMOUT) cannot be silently ignored.
+func load(c *cli.Context, cfg any) error {
+	if err := cliconfig.Load(c, cfg); err != nil {
+		return err
+	}
+	return vocabulary().Check(os.Environ())
+}
+
+// vocabulary is every variable mcpconform reads: each command's settings,
+// the test and CI switches, and the per-host fields of profiles and
+// built-in hosts.
+func vocabulary() cliconfig.Vocabulary {
+	var names []string
+	for _, cfg := range []any{Config{}, reportConfig{}, serveConfig{}, browserConfig{}, benchConfig{}} {
+		names = append(names, cliconfig.Names(cfg)...)
+	}
+	names = append(names,
+		// Read outside the command structs: the Inspector driver, the
+		// browser and npm installers, and the test suite's switches.
+		"INSPECTOR_TOKEN", "NO_BROWSER_DOWNLOAD", "CACHE", "REQUIRE_BROWSER",
+		"SELFTEST", "SPECIFICITY", "VARIATIONS", "INTEROP_DIR", "CONSUMERS_MODULES",
+		"SCREENSHOT", "HTML_SCREENSHOT", "HTML_SCREENSHOT_DIR", "HTML_SCREENSHOT_PAGE", "TEST_MARKER")
+	fields := append(append([]string(nil), generic.Variables...), cliconfig.Names(webchat.Profile{})...)
+	return cliconfig.Vocabulary{Names: names, Fields: fields}
+}
 
 // environ is where MCPCONFORM_* variables are looked up.
 var environ = cliconfig.Environ

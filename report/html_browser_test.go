@@ -198,7 +198,7 @@ func TestHTMLPageInBrowser(t *testing.T) {
 	}
 	// The legend gives every kind a symbol and a word.
 	legend, _ := page.Locator("#legend").InnerText()
-	for _, k := range []string{"✓ pass", "✗ FAIL", "⏱ TIMEOUT", "‼ ERROR", "↷ skip", "∅ not run", "○ optional, not implemented", "✗ expected fail", "! STALE baseline", "~ flaky, allowed"} {
+	for _, k := range []string{"✓ pass", "✗ FAIL", "⏱ TIMEOUT", "‼ ERROR", "↷ skip", "∅ not run", "○ optional, not implemented", "✗ expected fail", "! stale expectation", "~ flaky, allowed"} {
 		if !strings.Contains(legend, k) {
 			t.Errorf("legend %q lacks %q", legend, k)
 		}

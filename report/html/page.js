@@ -7,7 +7,7 @@
   const KINDS = {
     PASS: ["✓", "pass"], FAIL: ["✗", "FAIL"], TIMEOUT: ["⏱", "TIMEOUT"], ERROR: ["‼", "ERROR"],
     SKIP: ["↷", "skip"], NOTRUN: ["∅", "not run"], OPTIONAL: ["○", "optional, not implemented"],
-    XFAIL: ["✗", "expected fail"], STALE: ["!", "STALE baseline"], FLAKY: ["~", "flaky, allowed"],
+    XFAIL: ["✗", "expected fail"], STALE: ["!", "stale expectation"], FLAKY: ["~", "flaky, allowed"],
   };
   const CHANGE = { regressed: ["▼", "regressed"], fixed: ["▲", "fixed"], changed: ["Δ", "changed"], new: ["+", "new"] };
   const kindOf = (k) => KINDS[k] || ["?", k || "unknown"];
@@ -37,7 +37,7 @@
 
   // Header: what was run.
   const when = data.startedAt ? " · started " + date(data.startedAt) : "";
-  $("meta").textContent = `${data.tool}${data.version ? " " + data.version : ""} · ${data.rows.length} checks × ${data.hosts.length} ${data.hosts.length === 1 ? "host" : "hosts"}${when}${data.baseline ? " · baseline " + data.baseline : ""}`;
+  $("meta").textContent = `${data.tool}${data.version ? " " + data.version : ""} · ${data.rows.length} checks × ${data.hosts.length} ${data.hosts.length === 1 ? "host" : "hosts"}${when}${data.baseline ? " · expectations " + data.baseline : ""}`;
   document.title = "mcpconform: " + data.hosts.map(hostLabel).join(", ");
 
   // Changes since the earlier run, at the top.
@@ -217,7 +217,7 @@
     row("Duration", ms(c.durationMs));
     if (c.attempts > 1) row("Attempts", `${c.attempts}${c.retried ? " (passed on a retry)" : ""}`);
     if (c.reasonCode) row("Reason code", c.reasonCode);
-    if (c.baseline) row("Baseline", c.baseline);
+    if (c.baseline) row("Expectation", c.baseline);
     const hv = [h.hostName, h.hostVersion].filter(Boolean).join(" ");
     row("Host", hv ? `${hostLabel(h)} (${hv})` : hostLabel(h));
     if (h.browser) row("Browser", h.browser);

@@ -144,6 +144,18 @@ func TestMissingCapabilitiesSkip(t *testing.T) {
 	}
 }
 
+// setUpReference sets a reference host up for the suite; the caller tears
+// it down.
+func setUpReference(t *testing.T, ctx context.Context) (*reference.Host, hosts.SuiteBridge) {
+	t.Helper()
+	h := reference.New()
+	sb, err := h.Setup(ctx, env(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, sb
+}
+
 type bare struct{ h *reference.Host }
 
 func (b bare) Name() string { return "reference-bare" }
@@ -157,11 +169,7 @@ func (b bare) Teardown(ctx context.Context) error { return b.h.Teardown(ctx) }
 func TestPollingGivesNoUserActivation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	h := reference.New()
-	sb, err := h.Setup(ctx, env(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, sb := setUpReference(t, ctx)
 	defer h.Teardown(ctx)
 	s := sb.(*bridge.Suite)
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
@@ -197,11 +205,7 @@ func TestPollingGivesNoUserActivation(t *testing.T) {
 func TestPlaywrightEvaluateDoesGiveActivation(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	h := reference.New()
-	sb, err := h.Setup(ctx, env(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, sb := setUpReference(t, ctx)
 	defer h.Teardown(ctx)
 	s := sb.(*bridge.Suite)
 	if _, err := s.Frame().Evaluate("() => 1"); err != nil {
@@ -227,11 +231,7 @@ func TestScreenshotForREADME(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	h := reference.New()
-	sb, err := h.Setup(ctx, env(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, sb := setUpReference(t, ctx)
 	defer h.Teardown(ctx)
 	hr, err := runner.Drive(ctx, sb, h, runner.Options{}, report.HostRun{Host: "reference"})
 	if err != nil {

@@ -10,24 +10,21 @@ import (
 	"testing"
 )
 
-func TestTAPGoldenOneHost(t *testing.T) {
-	buf := render(t, WriteTAP, oneHostRun())
-	golden.Check(t, "tap_one_host", buf.Bytes())
-}
-
-func TestTAPGoldenTwoHosts(t *testing.T) {
-	buf := render(t, WriteTAP, twoHostRun())
-	golden.Check(t, "tap_two_hosts", buf.Bytes())
-}
-
-func TestTAPGoldenBaseline(t *testing.T) {
-	buf := render(t, WriteTAP, baselinedRun())
-	golden.Check(t, "tap_baseline", buf.Bytes())
-}
-
-func TestTAPGoldenThreeHosts(t *testing.T) {
-	buf := render(t, WriteTAP, fullRun())
-	golden.Check(t, "tap_three_hosts", buf.Bytes())
+// TestTAPGolden: each run renders as its golden file (testdata/<name>.golden).
+func TestTAPGolden(t *testing.T) {
+	for _, tc := range []struct {
+		golden string
+		run    Run
+	}{
+		{"tap_one_host", oneHostRun()},
+		{"tap_two_hosts", twoHostRun()},
+		{"tap_baseline", baselinedRun()},
+		{"tap_three_hosts", fullRun()},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			golden.Check(t, tc.golden, render(t, WriteTAP, tc.run).Bytes())
+		})
+	}
 }
 
 func TestTAPValid(t *testing.T) {

@@ -239,22 +239,23 @@ type junitResultRead struct {
 	Type    string `json:"type"`
 }
 
+// junitCountsRead is what junit2json reads from both <testsuites> and
+// <testsuite>: the name, the counts and the time.
+type junitCountsRead struct {
+	Name     string  `json:"name"`
+	Tests    int     `json:"tests"`
+	Failures int     `json:"failures"`
+	Errors   int     `json:"errors"`
+	Skipped  int     `json:"skipped"`
+	Time     float64 `json:"time"`
+}
+
 type junitRead struct {
 	JUnit2JSON struct {
-		Name      string  `json:"name"`
-		Tests     int     `json:"tests"`
-		Failures  int     `json:"failures"`
-		Errors    int     `json:"errors"`
-		Skipped   int     `json:"skipped"`
-		Time      float64 `json:"time"`
+		junitCountsRead
 		Testsuite []struct {
-			Name       string  `json:"name"`
-			Tests      int     `json:"tests"`
-			Failures   int     `json:"failures"`
-			Errors     int     `json:"errors"`
-			Skipped    int     `json:"skipped"`
-			Time       float64 `json:"time"`
-			Timestamp  string  `json:"timestamp"`
+			junitCountsRead
+			Timestamp  string `json:"timestamp"`
 			Properties []struct{ Name, Value string }
 			SystemErr  []string `json:"system-err"`
 			Testcase   []struct {

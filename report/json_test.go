@@ -15,10 +15,7 @@ import (
 )
 
 func TestJSONGolden(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteJSON(&buf, fullRun()); err != nil {
-		t.Fatal(err)
-	}
+	buf := render(t, WriteJSON, fullRun())
 	golden.Check(t, "results_json", buf.Bytes())
 }
 
@@ -28,11 +25,8 @@ func TestJSONGolden(t *testing.T) {
 func TestJSONRoundTrip(t *testing.T) {
 	for name, run := range map[string]Run{"full": fullRun(), "one host": oneHostRun(), "empty": {}} {
 		t.Run(name, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := WriteJSON(&buf, run); err != nil {
-				t.Fatal(err)
-			}
-			back, err := ReadJSON(&buf)
+			buf := render(t, WriteJSON, run)
+			back, err := ReadJSON(buf)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,10 +77,7 @@ func TestJSONRoundTrip(t *testing.T) {
 // TestJSONHasEveryField checks the per-check and per-host fields the issue
 // names are in the document.
 func TestJSONHasEveryField(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteJSON(&buf, fullRun()); err != nil {
-		t.Fatal(err)
-	}
+	buf := render(t, WriteJSON, fullRun())
 	var doc struct {
 		SchemaVersion int `json:"schemaVersion"`
 		Hosts         []struct {
@@ -135,10 +126,7 @@ func TestJSONMatchesSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, run := range map[string]Run{"full": fullRun(), "empty": {}} {
-		var buf bytes.Buffer
-		if err := WriteJSON(&buf, run); err != nil {
-			t.Fatal(err)
-		}
+		buf := render(t, WriteJSON, run)
 		var inst any
 		if err := json.Unmarshal(buf.Bytes(), &inst); err != nil {
 			t.Fatal(err)
@@ -189,10 +177,7 @@ func TestReadJSONRejects(t *testing.T) {
 // make the report unwritable.
 func TestJSONKeepsInvalidRawAsString(t *testing.T) {
 	run := Run{Hosts: []HostRun{{Host: "h", HostInfo: json.RawMessage(`{broken`)}}}
-	var buf bytes.Buffer
-	if err := WriteJSON(&buf, run); err != nil {
-		t.Fatal(err)
-	}
+	buf := render(t, WriteJSON, run)
 	if !strings.Contains(buf.String(), `"hostInfo": "{broken"`) {
 		t.Errorf("hostInfo not kept as a string:\n%s", buf.String())
 	}

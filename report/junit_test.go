@@ -15,30 +15,21 @@ import (
 )
 
 func TestJUnitGolden(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteJUnit(&buf, twoHostRun(), JUnitOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	buf := renderJUnit(t, twoHostRun(), JUnitOptions{})
 	golden.Check(t, "junit", buf.Bytes())
 }
 
 // TestJUnitGoldenBaseline pins three hosts with every baseline outcome and
 // attachments with absolute paths (Jenkins).
 func TestJUnitGoldenBaseline(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteJUnit(&buf, fullRun(), JUnitOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	buf := renderJUnit(t, fullRun(), JUnitOptions{})
 	golden.Check(t, "junit_baseline", buf.Bytes())
 }
 
 // TestJUnitGoldenAttachmentsRoot pins attachment paths relative to
 // --attachments-root (GitLab).
 func TestJUnitGoldenAttachmentsRoot(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteJUnit(&buf, baselinedRun(), JUnitOptions{AttachmentsRoot: "/ci/project"}); err != nil {
-		t.Fatal(err)
-	}
+	buf := renderJUnit(t, baselinedRun(), JUnitOptions{AttachmentsRoot: "/ci/project"})
 	golden.Check(t, "junit_gitlab", buf.Bytes())
 }
 
@@ -69,10 +60,7 @@ func TestJUnitParses(t *testing.T) {
 }
 
 func checkJUnit(t *testing.T, run Run) {
-	var buf bytes.Buffer
-	if err := WriteJUnit(&buf, run, JUnitOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	buf := renderJUnit(t, run, JUnitOptions{})
 	if !bytes.HasPrefix(buf.Bytes(), []byte(xml.Header)) {
 		t.Error("missing XML header")
 	}
@@ -245,10 +233,7 @@ func forEachString(ts junit.Testsuites, f func(where, s string)) {
 
 // TestJUnitStatusMapping pins the element and type chosen for each status.
 func TestJUnitStatusMapping(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteJUnit(&buf, oneHostRun(), JUnitOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	buf := renderJUnit(t, oneHostRun(), JUnitOptions{})
 	var got junit.Testsuites
 	if err := xml.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
@@ -285,10 +270,7 @@ func TestJUnitStatusMapping(t *testing.T) {
 // TestJUnitBaselineMapping pins what each baseline outcome becomes, the
 // message every consumer shows, and that the baseline reason is in the text.
 func TestJUnitBaselineMapping(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteJUnit(&buf, baselinedRun(), JUnitOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	buf := renderJUnit(t, baselinedRun(), JUnitOptions{})
 	var got junit.Testsuites
 	if err := xml.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
@@ -354,10 +336,7 @@ func TestJUnitAttachmentPaths(t *testing.T) {
 		Evidence: []string{"out/shot.png", "/elsewhere/trace.zip", "", "out/shot.png", "bad|name.png", "odd]name.png"},
 	}}}}}
 	attachments := func(root string) []string {
-		var buf bytes.Buffer
-		if err := WriteJUnit(&buf, run, JUnitOptions{AttachmentsRoot: root}); err != nil {
-			t.Fatal(err)
-		}
+		buf := renderJUnit(t, run, JUnitOptions{AttachmentsRoot: root})
 		var got junit.Testsuites
 		if err := xml.Unmarshal(buf.Bytes(), &got); err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -10,10 +9,7 @@ import (
 )
 
 func TestMarkdownGolden(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteMarkdown(&buf, fullRun()); err != nil {
-		t.Fatal(err)
-	}
+	buf := render(t, WriteMarkdown, fullRun())
 	golden.Check(t, "summary_md", buf.Bytes())
 }
 
@@ -21,10 +17,7 @@ func TestMarkdownGolden(t *testing.T) {
 // failures, stale entries, expected failures, flaky, skipped; passes only in
 // the folded block.
 func TestMarkdownFailuresFirst(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteMarkdown(&buf, baselinedRun()); err != nil {
-		t.Fatal(err)
-	}
+	buf := render(t, WriteMarkdown, baselinedRun())
 	out := buf.String()
 	order := []string{
 		"`resources/csp-default`", "`resources/csp-declared`", "`lifecycle/teardown`",
@@ -61,10 +54,7 @@ func TestMarkdownEscapes(t *testing.T) {
 		Status:   protocol.StatusFail,
 		Message:  "line one | cell\n<script>alert(1)</script> @octocat ![img](http://x.test/i.png) [link](http://x.test) *em* $x$ \x1b[31mred",
 	}}}}}
-	var buf bytes.Buffer
-	if err := WriteMarkdown(&buf, run); err != nil {
-		t.Fatal(err)
-	}
+	buf := render(t, WriteMarkdown, run)
 	out := buf.String()
 	for _, bad := range []string{"<script>", "@octocat", "![img]", "[link](", "*em*", "$x$", "\x1b", "<b>", "line one | cell"} {
 		if strings.Contains(out, bad) {
@@ -91,10 +81,7 @@ func TestMarkdownNeverCountsSkipsAsPasses(t *testing.T) {
 		{TestMeta: meta("a/b", protocol.ClauseMust, "", ""), Status: protocol.StatusSkip, Message: "unsupported: clickTrigger"},
 		{TestMeta: meta("a/c", protocol.ClauseMust, "", ""), Status: protocol.StatusNotRun},
 	}}}}
-	var buf bytes.Buffer
-	if err := WriteMarkdown(&buf, run); err != nil {
-		t.Fatal(err)
-	}
+	buf := render(t, WriteMarkdown, run)
 	out := buf.String()
 	if strings.Contains(out, "✅") || !strings.Contains(out, "0 passed, 0 failed, 2 skipped (1 for unsupported capabilities)") {
 		t.Errorf("all-skipped host reads as a pass:\n%s", out)

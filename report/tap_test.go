@@ -3,7 +3,6 @@ package report
 import (
 	"github.com/mcpconform/mcpconform/internal/golden"
 
-	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -11,46 +10,28 @@ import (
 	"testing"
 )
 
-func TestTAPGoldenOneHost(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteTAP(&buf, oneHostRun()); err != nil {
-		t.Fatal(err)
+// TestTAPGolden: each run renders as its golden file (testdata/<name>.golden).
+func TestTAPGolden(t *testing.T) {
+	for _, tc := range []struct {
+		golden string
+		run    Run
+	}{
+		{"tap_one_host", oneHostRun()},
+		{"tap_two_hosts", twoHostRun()},
+		{"tap_baseline", baselinedRun()},
+		{"tap_three_hosts", fullRun()},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			golden.Check(t, tc.golden, render(t, WriteTAP, tc.run).Bytes())
+		})
 	}
-	golden.Check(t, "tap_one_host", buf.Bytes())
-}
-
-func TestTAPGoldenTwoHosts(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteTAP(&buf, twoHostRun()); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "tap_two_hosts", buf.Bytes())
-}
-
-func TestTAPGoldenBaseline(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteTAP(&buf, baselinedRun()); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "tap_baseline", buf.Bytes())
-}
-
-func TestTAPGoldenThreeHosts(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteTAP(&buf, fullRun()); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "tap_three_hosts", buf.Bytes())
 }
 
 func TestTAPValid(t *testing.T) {
 	for name, run := range map[string]Run{"one host": oneHostRun(), "two hosts": twoHostRun(), "no hosts": {},
 		"baseline": baselinedRun(), "three hosts": fullRun()} {
 		t.Run(name, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := WriteTAP(&buf, run); err != nil {
-				t.Fatal(err)
-			}
+			buf := render(t, WriteTAP, run)
 			if err := checkTAP(buf.String()); err != nil {
 				t.Errorf("%v\n%s", err, buf.String())
 			}
@@ -60,10 +41,7 @@ func TestTAPValid(t *testing.T) {
 
 // TestTAPCounts checks the points against the fixture's statuses.
 func TestTAPCounts(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteTAP(&buf, oneHostRun()); err != nil {
-		t.Fatal(err)
-	}
+	buf := render(t, WriteTAP, oneHostRun())
 	out := buf.String()
 	c := referenceHost().Count()
 	if n := strings.Count(out, "\nnot ok "); n != c.Failed+c.TimedOut+c.Errored {
@@ -85,10 +63,7 @@ func TestTAPCounts(t *testing.T) {
 
 // TestTAPBaselineDirectives pins each baseline outcome's point and directive.
 func TestTAPBaselineDirectives(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteTAP(&buf, baselinedRun()); err != nil {
-		t.Fatal(err)
-	}
+	buf := render(t, WriteTAP, baselinedRun())
 	out := buf.String()
 	for _, want := range []string{
 		"\nok 1 - lifecycle/initialize-capabilities\n",
@@ -113,10 +88,7 @@ func TestTAPBaselineDirectives(t *testing.T) {
 	// fail a stream.
 	onlyTODO := baselinedHost()
 	onlyTODO.Cases = onlyTODO.Cases[:6] // pass, expected failures, flaky, pass, stale
-	buf.Reset()
-	if err := WriteTAP(&buf, Run{Hosts: []HostRun{onlyTODO, referenceHost()}}); err != nil {
-		t.Fatal(err)
-	}
+	buf = render(t, WriteTAP, Run{Hosts: []HostRun{onlyTODO, referenceHost()}})
 	if !strings.Contains(buf.String(), "\nok 1 - claude-web\n") || !strings.Contains(buf.String(), "\nnot ok 2 - reference\n") {
 		t.Errorf("subtest points wrong:\n%s", buf.String())
 	}

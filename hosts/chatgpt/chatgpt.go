@@ -20,7 +20,6 @@ package chatgpt
 
 import (
 	"context"
-	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
@@ -31,13 +30,12 @@ const Experimental = true
 
 // Profile is ChatGPT's built-in profile.
 func Profile() webchat.Profile {
-	return webchat.Profile{
+	return webchat.Typical(webchat.Profile{
 		Product:      "chatgpt",
 		DisplayName:  "ChatGPT",
 		URL:          "https://chatgpt.com/",
 		LoginURL:     "https://chatgpt.com/auth/login",
 		LoggedOutURL: `/auth/login|^https://auth\.openai\.com/`,
-		AppName:      "mcpconform",
 		Prompt:       "Call the {tool} tool with any nonce string.",
 		// A ProseMirror contenteditable (a hidden fallback textarea shares
 		// the name, not the id).
@@ -54,13 +52,8 @@ func Profile() webchat.Profile {
 		ThemeDark:     "html.dark",
 		// Public adapters report ChatGPT opens ui/open-link without asking.
 		OpenLinkConfirm: webchat.None,
-		DownloadConfirm: `[role="dialog"] button:has-text("Download")`,
-		SamplingConfirm: `[role="dialog"] button:has-text("Allow")`,
-		PageTimeout:     30 * time.Second,
-		ModalWait:       3 * time.Second,
-		DraftTimeout:    10 * time.Second,
 		AllowedHosts:    []string{"chatgpt.com", "openai.com", "oaistatic.com", "oaiusercontent.com"},
-	}
+	})
 }
 
 // Host drives ChatGPT: a webchat.Chat, whose capability methods it has.

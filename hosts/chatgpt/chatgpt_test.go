@@ -96,14 +96,25 @@ func setenv(t *testing.T, vars map[string]string) {
 	}
 }
 
+// overriddenSetupFails starts the imitation, sets overrides on top of its
+// environment and returns Setup's error (it must fail within 30 s) and how
+// long Setup took.
+func overriddenSetupFails(t *testing.T, overrides map[string]string) (error, time.Duration) {
+	t.Helper()
+	_, vars := imitation(t)
+	setenv(t, vars)
+	setenv(t, overrides)
+	err, took, _ := setupFails(t, 30*time.Second)
+	return err, took
+}
+
 // A selector overridden through the environment, without a rebuild, is
 // used; when it matches nothing, Setup fails fast naming the variable.
 func TestBrokenSelectorOverrideFailsFast(t *testing.T) {
-	_, vars := imitation(t)
-	setenv(t, vars)
-	t.Setenv("MCPCONFORM_CHATGPT_COMPOSER_SELECTOR", "#prompt-textarea-v2")
-	t.Setenv("MCPCONFORM_CHATGPT_PAGE_TIMEOUT", "2s")
-	err, took, _ := setupFails(t, 30*time.Second)
+	err, took := overriddenSetupFails(t, map[string]string{
+		"MCPCONFORM_CHATGPT_COMPOSER_SELECTOR": "#prompt-textarea-v2",
+		"MCPCONFORM_CHATGPT_PAGE_TIMEOUT":      "2s",
+	})
 	if !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_COMPOSER_SELECTOR") || !strings.Contains(err.Error(), `"#prompt-textarea-v2" (set by`) {
 		t.Errorf("the error does not name the overridden variable: %v", err)
 	}
@@ -114,10 +125,7 @@ func TestBrokenSelectorOverrideFailsFast(t *testing.T) {
 
 // A selector Playwright cannot parse fails before anything is loaded.
 func TestUnparsableSelectorFailsAtOnce(t *testing.T) {
-	_, vars := imitation(t)
-	setenv(t, vars)
-	t.Setenv("MCPCONFORM_CHATGPT_SEND_SELECTOR", `button[data-testid="send-button"`)
-	err, took, _ := setupFails(t, 30*time.Second)
+	err, took := overriddenSetupFails(t, map[string]string{"MCPCONFORM_CHATGPT_SEND_SELECTOR": `button[data-testid="send-button"`})
 	if !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_SEND_SELECTOR") || !strings.Contains(err.Error(), "not a valid selector") {
 		t.Errorf("want an invalid-selector error naming the variable, got %v", err)
 	}

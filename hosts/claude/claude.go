@@ -25,7 +25,6 @@ package claude
 
 import (
 	"context"
-	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
@@ -36,13 +35,12 @@ const Experimental = true
 
 // Profile is Claude's built-in profile.
 func Profile() webchat.Profile {
-	return webchat.Profile{
+	return webchat.Typical(webchat.Profile{
 		Product:      "claude",
 		DisplayName:  "Claude",
 		URL:          "https://claude.ai/new",
 		LoginURL:     "https://claude.ai/login",
 		LoggedOutURL: `^https://claude\.ai/login|/login(\?|$)`,
-		AppName:      "mcpconform",
 		Prompt:       "Use the {app} connector: call its {tool} tool with any nonce string.",
 		// A ProseMirror contenteditable; a single Enter or the button sends.
 		Composer:      `div.ProseMirror[contenteditable="true"]`,
@@ -58,13 +56,8 @@ func Profile() webchat.Profile {
 		ThemeDark:     `html[data-mode="dark"], html.dark`,
 		// Claude asks before opening a link from an app.
 		OpenLinkConfirm: `[role="dialog"] :is(button, a):has-text("Open link")`,
-		DownloadConfirm: `[role="dialog"] button:has-text("Download")`,
-		SamplingConfirm: `[role="dialog"] button:has-text("Allow")`,
-		PageTimeout:     30 * time.Second,
-		ModalWait:       3 * time.Second,
-		DraftTimeout:    10 * time.Second,
 		AllowedHosts:    []string{"claude.ai", "anthropic.com", "claudeusercontent.com", "claudemcpcontent.com"},
-	}
+	})
 }
 
 // Host drives Claude: a webchat.Chat, whose capability methods it has.

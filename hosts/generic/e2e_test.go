@@ -310,11 +310,7 @@ func TestWrongProfilesFailFast(t *testing.T) {
 		if !errors.Is(err, ErrStep) || errors.Is(err, ErrProfile) {
 			t.Fatalf("want ErrStep, got %v", err)
 		}
-		for _, w := range []string{"MCPCONFORM_NOSEL_STEPS step 3", `click [data-testid="no-such-button"]`, `no element matches the selector "[data-testid=\"no-such-button\"]" within 3s`, "MCPCONFORM_NOSEL_STEP_TIMEOUT"} {
-			if !strings.Contains(err.Error(), w) || !strings.Contains(hr.Infra, w) {
-				t.Errorf("the error does not say %q: %v", w, err)
-			}
-		}
+		saysAll(t, err, hr.Infra, "MCPCONFORM_NOSEL_STEPS step 3", `click [data-testid="no-such-button"]`, `no element matches the selector "[data-testid=\"no-such-button\"]" within 3s`, "MCPCONFORM_NOSEL_STEP_TIMEOUT")
 		// The step's own timeout, not the app timeout (a minute here).
 		if se.Elapsed < 3*time.Second || se.Elapsed > 10*time.Second {
 			t.Errorf("the step failed after %s with STEP_TIMEOUT=3s", se.Elapsed)
@@ -329,11 +325,7 @@ func TestWrongProfilesFailFast(t *testing.T) {
 		if !errors.Is(err, ErrAppNotShown) || !errors.Is(err, bridge.ErrNoSuite) {
 			t.Fatalf("want ErrAppNotShown, got %v", err)
 		}
-		for _, w := range []string{"MCPCONFORM_NEVER_APP_FRAME", "[data-testid=apps-form] iframe; iframe", "MCPCONFORM_NEVER_STEPS", "within 4s"} {
-			if !strings.Contains(err.Error(), w) || !strings.Contains(hr.Infra, w) {
-				t.Errorf("the error does not say %q: %v", w, err)
-			}
-		}
+		saysAll(t, err, hr.Infra, "MCPCONFORM_NEVER_APP_FRAME", "[data-testid=apps-form] iframe; iframe", "MCPCONFORM_NEVER_STEPS", "within 4s")
 		if se.Elapsed < 4*time.Second || se.Elapsed > 12*time.Second {
 			t.Errorf("waiting for the app failed after %s with --app-timeout 4s", se.Elapsed)
 		}
@@ -396,5 +388,16 @@ func wantPNG(t *testing.T, path, prefix string) {
 	b, err := os.ReadFile(path)
 	if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
 		t.Errorf("no PNG screenshot at %q: %v", path, err)
+	}
+}
+
+// saysAll fails the test for each of words that the setup error err or the
+// run's infrastructure message infra does not say.
+func saysAll(t *testing.T, err error, infra string, words ...string) {
+	t.Helper()
+	for _, w := range words {
+		if !strings.Contains(err.Error(), w) || !strings.Contains(infra, w) {
+			t.Errorf("the error does not say %q: %v", w, err)
+		}
 	}
 }

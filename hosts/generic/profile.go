@@ -348,28 +348,18 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 		}
 	}
 	for _, d := range p.Dialogs {
-		d = strings.TrimSpace(d)
-		ok := false
-		for _, k := range protocol.Dialogs {
-			if strings.EqualFold(d, string(k)) {
-				c.dialogs[k], ok = true, true
-			}
-		}
-		if !ok {
-			bad("DIALOGS", "unknown dialog %q: use %s", d, orList(dialogNames()))
+		if k, ok := foldMatch(d, protocol.Dialogs); ok {
+			c.dialogs[k] = true
+		} else {
+			bad("DIALOGS", "unknown dialog %q: use %s", strings.TrimSpace(d), orList(dialogNames()))
 		}
 	}
 
 	for _, u := range p.Unsupported {
-		u = strings.TrimSpace(u)
-		ok := false
-		for _, k := range protocol.Kinds {
-			if strings.EqualFold(u, string(k)) {
-				c.unsupported[k], ok = true, true
-			}
-		}
-		if !ok {
-			bad("UNSUPPORTED", "unknown capability %q: use %s", u, orList(kindNames()))
+		if k, ok := foldMatch(u, protocol.Kinds); ok {
+			c.unsupported[k] = true
+		} else {
+			bad("UNSUPPORTED", "unknown capability %q: use %s", strings.TrimSpace(u), orList(kindNames()))
 		}
 	}
 	if p.StorageState != "" {
@@ -440,4 +430,16 @@ func kindNames() []string {
 		out = append(out, string(k))
 	}
 	return out
+}
+
+// foldMatch returns the key that name, trimmed, names regardless of case.
+func foldMatch[K ~string](name string, keys []K) (K, bool) {
+	name = strings.TrimSpace(name)
+	for _, k := range keys {
+		if strings.EqualFold(name, string(k)) {
+			return k, true
+		}
+	}
+	var zero K
+	return zero, false
 }

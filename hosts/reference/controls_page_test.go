@@ -21,6 +21,13 @@ import (
 // its page in a 1280×900 window.
 func controlsPage(t *testing.T, ctx context.Context, defects ...string) (playwright.Page, *reference.Server) {
 	t.Helper()
+	return openHost(t, ctx, playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}}, defects)
+}
+
+// openHost starts a reference host with defects on the package's fixtures
+// and opens its page in a fresh browser context made with opts.
+func openHost(t *testing.T, ctx context.Context, opts playwright.BrowserNewContextOptions, defects []string) (playwright.Page, *reference.Server) {
+	t.Helper()
 	browser, fx := e2e(t)
 	set, err := reference.ParseDefects(defects)
 	if err != nil {
@@ -31,7 +38,7 @@ func controlsPage(t *testing.T, ctx context.Context, defects ...string) (playwri
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	bctx, err := browser.NewContext(playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}})
+	bctx, err := browser.NewContext(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +51,21 @@ func controlsPage(t *testing.T, ctx context.Context, defects ...string) (playwri
 		t.Fatal(err)
 	}
 	return page, srv
+}
+
+// evalStrings evaluates js, a function of the elements l matches that
+// returns strings, and returns them.
+func evalStrings(t *testing.T, l playwright.Locator, js string) []string {
+	t.Helper()
+	v, err := l.EvaluateAll(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
 }
 
 // rpcEntry is one entry of the page's protocol log.
@@ -186,15 +208,7 @@ func hostContextOf(t *testing.T, page playwright.Page, call string) map[string]j
 // cardCalls is the tool call ids of the app cards, in page order.
 func cardCalls(t *testing.T, page playwright.Page) []string {
 	t.Helper()
-	v, err := page.Locator(`[data-testid="app-card"]`).EvaluateAll(`(cards) => cards.map((c) => c.dataset.call)`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, x := range v.([]any) {
-		out = append(out, x.(string))
-	}
-	return out
+	return evalStrings(t, page.Locator(`[data-testid="app-card"]`), `(cards) => cards.map((c) => c.dataset.call)`)
 }
 
 func waitAttr(t *testing.T, l playwright.Locator, name, want string) {

@@ -86,15 +86,7 @@ func openToolPicker(t *testing.T, page playwright.Page) []string {
 	}
 	options := page.Locator(`[data-testid="tool-picker-panel"] [data-testid="tool-option"]`)
 	visible(t, options.First(), "the tool picker's list")
-	v, err := options.EvaluateAll(`(os) => os.map((o) => o.dataset.tool)`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, x := range v.([]any) {
-		names = append(names, x.(string))
-	}
-	return names
+	return evalStrings(t, options, `(os) => os.map((o) => o.dataset.tool)`)
 }
 
 func chooseTool(t *testing.T, page playwright.Page, name string) {
@@ -259,15 +251,7 @@ func openSuite(t *testing.T, page playwright.Page) (playwright.Locator, string) 
 
 func optionValues(t *testing.T, sel playwright.Locator) []string {
 	t.Helper()
-	v, err := sel.Locator("option").EvaluateAll(`(os) => os.map((o) => o.value)`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, x := range v.([]any) {
-		out = append(out, x.(string))
-	}
-	return out
+	return evalStrings(t, sel.Locator("option"), `(os) => os.map((o) => o.value)`)
 }
 
 // The display-mode control offers the modes both the host and the View

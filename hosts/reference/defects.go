@@ -1,11 +1,5 @@
 package reference
 
-import (
-	"fmt"
-	"sort"
-	"strings"
-)
-
 // Defect makes the reference host violate exactly one requirement. The
 // suite's self-test runs the suite once per defect to prove that the check
 // for that requirement can fail.
@@ -86,35 +80,17 @@ type DefectSet map[string]bool
 
 // ParseDefects validates names against Defects.
 func ParseDefects(names []string) (DefectSet, error) {
-	known := map[string]bool{}
-	for _, d := range Defects {
-		known[d.Name] = true
+	known := make([]string, len(Defects))
+	for i, d := range Defects {
+		known[i] = d.Name
 	}
-	set := DefectSet{}
-	for _, n := range names {
-		n = strings.TrimSpace(n)
-		if n == "" {
-			continue
-		}
-		if !known[n] {
-			var all []string
-			for k := range known {
-				all = append(all, k)
-			}
-			sort.Strings(all)
-			return nil, fmt.Errorf("unknown host defect %q: see `mcpconform serve --list-defects` (one of %s)", n, strings.Join(all, ", "))
-		}
-		set[n] = true
-	}
-	return set, nil
+	return parseNames("defect", "--list-defects", known, names)
 }
 
-// List returns the names in a stable order.
+// List returns the names in a stable order (nil for an empty set).
 func (s DefectSet) List() []string {
-	var out []string
-	for k := range s {
-		out = append(out, k)
+	if len(s) == 0 {
+		return nil
 	}
-	sort.Strings(out)
-	return out
+	return sortedNames(s)
 }

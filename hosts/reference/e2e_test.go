@@ -144,6 +144,21 @@ func TestMissingCapabilitiesSkip(t *testing.T) {
 	}
 }
 
+// setUpReference sets a reference host up for the suite within timeout;
+// the test's cleanup tears it down (before the context ends).
+func setUpReference(t *testing.T, timeout time.Duration) (context.Context, *reference.Host, *bridge.Suite) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	h := reference.New()
+	sb, err := h.Setup(ctx, env(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Teardown(ctx) })
+	return ctx, h, sb.(*bridge.Suite)
+}
+
 type bare struct{ h *reference.Host }
 
 func (b bare) Name() string { return "reference-bare" }
@@ -155,15 +170,7 @@ func (b bare) Teardown(ctx context.Context) error { return b.h.Teardown(ctx) }
 // Polling must not give the app frame user activation, or clickTrigger
 // would prove nothing; a real click must.
 func TestPollingGivesNoUserActivation(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	h := reference.New()
-	sb, err := h.Setup(ctx, env(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Teardown(ctx)
-	s := sb.(*bridge.Suite)
+	ctx, h, s := setUpReference(t, time.Minute)
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
 		if _, err := s.Poll(ctx, 50*time.Millisecond); err != nil {
 			t.Fatal(err)
@@ -195,15 +202,7 @@ func TestPollingGivesNoUserActivation(t *testing.T) {
 // The activation check above can fail: Playwright's own evaluate does give
 // the frame activation, and the same observation catches it.
 func TestPlaywrightEvaluateDoesGiveActivation(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	h := reference.New()
-	sb, err := h.Setup(ctx, env(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Teardown(ctx)
-	s := sb.(*bridge.Suite)
+	ctx, _, s := setUpReference(t, time.Minute)
 	if _, err := s.Frame().Evaluate("() => 1"); err != nil {
 		t.Fatal(err)
 	}
@@ -225,14 +224,7 @@ func TestScreenshotForREADME(t *testing.T) {
 	if out == "" {
 		t.Skip("set MCPCONFORM_SCREENSHOT=path to refresh the README screenshot")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	h := reference.New()
-	sb, err := h.Setup(ctx, env(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Teardown(ctx)
+	ctx, h, sb := setUpReference(t, 3*time.Minute)
 	hr, err := runner.Drive(ctx, sb, h, runner.Options{}, report.HostRun{Host: "reference"})
 	if err != nil {
 		t.Fatal(err)

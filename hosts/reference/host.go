@@ -204,43 +204,44 @@ func (h *Host) card(marker string) (playwright.Locator, error) {
 // CancelTool presses Stop on the card whose View shows the marker; the host
 // cancels the MCP call and tells the View (ui/notifications/tool-cancelled).
 func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	c, err := h.card(req.Marker)
-	if err != nil {
-		return protocol.Result{}, err
-	}
-	if c == nil {
-		return protocol.Result{OK: false, Error: fmt.Sprintf("no View displays %q", req.Marker)}, nil
-	}
-	stop := c.Locator(selToolStop)
-	ms := 3000.0
-	if err := stop.Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "no Stop control for that View (is its tool call still running?): " + browserhost.FirstLine(err)}, nil
-	}
-	// Stop is shown only while the call runs.
-	ms = 5000
-	if err := stop.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateHidden, Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "the tool call kept running after Stop: " + browserhost.FirstLine(err)}, nil
-	}
-	return protocol.Result{OK: true}, nil
+	return h.pressOnCard(req.Marker, func(c playwright.Locator) (playwright.Locator, playwright.Locator) {
+		// Stop is shown only while the call runs.
+		stop := c.Locator(selToolStop)
+		return stop, stop
+	}, playwright.WaitForSelectorStateHidden, 5000,
+		"no Stop control for that View (is its tool call still running?): ",
+		"the tool call kept running after Stop: ")
 }
 
 // CloseView clicks the close button of the card whose View shows the marker
 // and waits until the host has removed the card (after its teardown).
 func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	c, err := h.card(req.Marker)
+	return h.pressOnCard(req.Marker, func(c playwright.Locator) (playwright.Locator, playwright.Locator) {
+		return c.Locator(selViewClose), c
+	}, playwright.WaitForSelectorStateDetached, 10000,
+		"could not press the close button: ",
+		"the View was not removed after its close button: ")
+}
+
+// pressOnCard finds the card whose View shows marker, clicks the button
+// controls picks on it (within 3 s) and waits up to waitMs for the target
+// controls picks to reach state. A failed click or wait is the result's
+// error: clickFailed or waitFailed followed by the first line of the cause.
+func (h *Host) pressOnCard(marker string, controls func(card playwright.Locator) (button, target playwright.Locator), state *playwright.WaitForSelectorState, waitMs float64, clickFailed, waitFailed string) (protocol.Result, error) {
+	c, err := h.card(marker)
 	if err != nil {
 		return protocol.Result{}, err
 	}
 	if c == nil {
-		return protocol.Result{OK: false, Error: fmt.Sprintf("no View displays %q", req.Marker)}, nil
+		return protocol.Result{OK: false, Error: fmt.Sprintf("no View displays %q", marker)}, nil
 	}
+	button, target := controls(c)
 	ms := 3000.0
-	if err := c.Locator(selViewClose).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "could not press the close button: " + browserhost.FirstLine(err)}, nil
+	if err := button.Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
+		return protocol.Result{OK: false, Error: clickFailed + browserhost.FirstLine(err)}, nil
 	}
-	ms = 10000
-	if err := c.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: &ms}); err != nil {
-		return protocol.Result{OK: false, Error: "the View was not removed after its close button: " + browserhost.FirstLine(err)}, nil
+	if err := target.WaitFor(playwright.LocatorWaitForOptions{State: state, Timeout: &waitMs}); err != nil {
+		return protocol.Result{OK: false, Error: waitFailed + browserhost.FirstLine(err)}, nil
 	}
 	return protocol.Result{OK: true}, nil
 }

@@ -12,35 +12,13 @@ import (
 	"github.com/mxschmitt/playwright-go"
 
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
-	"github.com/mcpconform/mcpconform/hosts/reference"
 )
 
 // hostPage starts a reference host on the package's fixtures and opens its
 // page.
 func hostPage(t *testing.T, ctx context.Context, defects ...string) playwright.Page {
 	t.Helper()
-	browser, fx := e2e(t)
-	set, err := reference.ParseDefects(defects)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: []string{fx.Main.URL, fx.Second.URL}, Defects: set})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	bctx, err := browser.NewContext(playwright.BrowserNewContextOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { bctx.Close() })
-	page, err := bctx.NewPage()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := page.Goto(srv.HostURL + "/"); err != nil {
-		t.Fatal(err)
-	}
+	page, _ := openHost(t, ctx, playwright.BrowserNewContextOptions{}, defects)
 	return page
 }
 

@@ -1,11 +1,5 @@
 package reference
 
-import (
-	"fmt"
-	"sort"
-	"strings"
-)
-
 // Variation makes the reference host differ from its default behaviour in
 // a way the spec allows: the mirror image of a Defect. The self-test's
 // specificity pass runs the whole suite under each variation and demands
@@ -60,35 +54,14 @@ type VariationSet map[string]bool
 
 // ParseVariations validates names against Variations.
 func ParseVariations(names []string) (VariationSet, error) {
-	known := map[string]bool{}
-	for _, v := range Variations {
-		known[v.Name] = true
+	known := make([]string, len(Variations))
+	for i, v := range Variations {
+		known[i] = v.Name
 	}
-	set := VariationSet{}
-	for _, n := range names {
-		n = strings.TrimSpace(n)
-		if n == "" {
-			continue
-		}
-		if !known[n] {
-			var all []string
-			for k := range known {
-				all = append(all, k)
-			}
-			sort.Strings(all)
-			return nil, fmt.Errorf("unknown host variation %q: see `mcpconform serve --list-variations` (one of %s)", n, strings.Join(all, ", "))
-		}
-		set[n] = true
-	}
-	return set, nil
+	return parseNames("variation", "--list-variations", known, names)
 }
 
 // List returns the names in a stable order.
 func (s VariationSet) List() []string {
-	out := []string{}
-	for k := range s {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return sortedNames(s)
 }

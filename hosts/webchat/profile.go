@@ -101,6 +101,32 @@ type Profile struct {
 	overridden map[string]bool
 }
 
+// Typical fills the fields a built-in profile leaves zero with what chat
+// products typically have: the app named mcpconform, dialogs confirmed with
+// a "Download" or "Allow" button, 30 s page steps, a 3 s modal wait and a
+// 10 s draft wait. A field the profile sets, None included, is kept.
+func Typical(p Profile) Profile {
+	if p.AppName == "" {
+		p.AppName = "mcpconform"
+	}
+	if p.DownloadConfirm == "" {
+		p.DownloadConfirm = `[role="dialog"] button:has-text("Download")`
+	}
+	if p.SamplingConfirm == "" {
+		p.SamplingConfirm = `[role="dialog"] button:has-text("Allow")`
+	}
+	if p.PageTimeout == 0 {
+		p.PageTimeout = 30 * time.Second
+	}
+	if p.ModalWait == 0 {
+		p.ModalWait = 3 * time.Second
+	}
+	if p.DraftTimeout == 0 {
+		p.DraftTimeout = 10 * time.Second
+	}
+	return p
+}
+
 // Prefix is the environment prefix of the profile, e.g. MCPCONFORM_CHATGPT_.
 func (p *Profile) Prefix() string {
 	return "MCPCONFORM_" + strings.ToUpper(strings.ReplaceAll(p.Product, "-", "_")) + "_"

@@ -191,3 +191,17 @@ func TestAllowedHostsBeforeSetup(t *testing.T) {
 		t.Fatalf("a bad variable: %v", err)
 	}
 }
+
+// Typical fills only the zero fields: a profile's own values, None
+// included, stay.
+func TestTypicalFillsOnlyZeroFields(t *testing.T) {
+	p := Typical(Profile{Product: "x"})
+	if p.AppName != "mcpconform" || p.PageTimeout != 30*time.Second || p.ModalWait != 3*time.Second || p.DraftTimeout != 10*time.Second ||
+		p.DownloadConfirm != `[role="dialog"] button:has-text("Download")` || p.SamplingConfirm != `[role="dialog"] button:has-text("Allow")` {
+		t.Errorf("Typical(zero) = %+v", p)
+	}
+	own := Profile{Product: "x", AppName: "mine", DownloadConfirm: None, SamplingConfirm: "#ok", PageTimeout: time.Second, ModalWait: 2 * time.Second, DraftTimeout: 5 * time.Second}
+	if got := Typical(own); !reflect.DeepEqual(got, own) {
+		t.Errorf("Typical changed set fields: %+v, want %+v", got, own)
+	}
+}

@@ -32,6 +32,11 @@ type Options struct {
 	// reach besides loopback: a hosted product under test (chatgpt.com).
 	// Everything else stays refused.
 	AllowHosts []string
+	// Video prepares the driver to record videos (BrowserNewContextOptions.
+	// RecordVideo): Launch fails with ErrNoFFmpeg where no FFmpeg that can
+	// encode VP9 is found (see prepareFFmpeg). A remote browser records
+	// with the FFmpeg of the machine it runs on.
+	Video bool
 }
 
 // Browser is one Playwright driver and one Chromium, started once per process
@@ -61,6 +66,9 @@ type Browser struct {
 	// PopupsUnblocked reports a remote browser running with
 	// --disable-popup-blocking, where gesture-gated checks prove nothing.
 	PopupsUnblocked bool
+	// Video is set when the driver was prepared to record videos
+	// (Options.Video).
+	Video bool
 }
 
 // ErrBrowserGone means the browser process exited or crashed under the run.
@@ -116,7 +124,18 @@ func Launch(o Options) (*Browser, error) {
 		}
 		t0 = t0.Add(time.Since(dl)) // DriverStart leaves the download out
 	}
-	pw, err := playwright.Run(run)
+	browsersPath := ""
+	if o.Video {
+		if browsersPath, err = prepareFFmpeg(paths.DriverDir, scratch); err != nil {
+			os.RemoveAll(scratch)
+			return nil, err
+		}
+	}
+	var pw *playwright.Playwright
+	err = withBrowsersPath(browsersPath, func() (err error) {
+		pw, err = playwright.Run(run)
+		return err
+	})
 	if err != nil {
 		os.RemoveAll(scratch)
 		return nil, fmt.Errorf("%w: %v", ErrDriver, err)
@@ -149,7 +168,7 @@ func Launch(o Options) (*Browser, error) {
 		return nil, fmt.Errorf("launching %s: %w", paths.Browser, err)
 	}
 	br := &Browser{PW: pw, Browser: b, Paths: paths, scratch: scratch, blackhole: hole, gone: make(chan struct{}),
-		DriverStart: driverStart, BrowserLaunch: time.Since(t1)}
+		DriverStart: driverStart, BrowserLaunch: time.Since(t1), Video: o.Video}
 	br.watch()
 	return br, nil
 }

@@ -122,7 +122,7 @@ func connectRemote(o Options) (*Browser, error) {
 		pw.Stop()
 		return nil, fmt.Errorf("connecting to the browser at %s: %w", redact(u), err)
 	}
-	br := &Browser{PW: pw, Browser: b, Paths: paths, blackhole: hole, gone: make(chan struct{}),
+	br := &Browser{PW: pw, Browser: b, Paths: paths, blackhole: hole, gone: make(chan struct{}), Video: o.Video,
 		DriverStart: driverStart, BrowserLaunch: time.Since(t1), Remote: redact(u)}
 	br.watch()
 	if blocked, err := br.popupsBlocked(); err != nil {

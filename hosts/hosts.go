@@ -47,6 +47,10 @@ type Env struct {
 	// TraceFile, when set, asks a browser host to record a Playwright trace
 	// of the whole run into this file (it may contain page content).
 	TraceFile string
+	// VideoFile, when set, asks a browser host to record a video (WebM) of
+	// its page into this file, saved at teardown (it may show logged-in
+	// content). The browser must have been launched with bridge.Options.Video.
+	VideoFile string
 	Logf      func(format string, args ...any)
 }
 

@@ -34,6 +34,9 @@ const (
 	// HTMLMaxTotalBytes bounds all embedded evidence of one page; evidence
 	// past it is listed by path only.
 	HTMLMaxTotalBytes = 64 << 20
+	// HTMLMaxVideoBytes bounds one embedded video (the WebM file); a
+	// larger one is linked by its path instead.
+	HTMLMaxVideoBytes = 16 << 20
 )
 
 // htmlMaxMessage caps a cell's message, in runes: the suite keeps its
@@ -53,6 +56,8 @@ type HTMLOptions struct {
 	// MaxImageBytes, MaxTextBytes and MaxTotalBytes override the limits
 	// above (0 keeps the default).
 	MaxImageBytes, MaxTextBytes, MaxTotalBytes int64
+	// MaxVideoBytes overrides HTMLMaxVideoBytes (0 keeps the default).
+	MaxVideoBytes int64
 }
 
 // The data embedded in the page, as one JSON document in a
@@ -82,6 +87,16 @@ type htmlHost struct {
 	// with ("" when it is not compared; "unknown" when that run has no
 	// start time).
 	ComparedWith string `json:"comparedWith"`
+	// Video is the host page's recording (run --video), if there is one.
+	Video *htmlVideo `json:"video,omitempty"`
+}
+
+// htmlVideo is a host's video: embedded (Media names the element holding
+// its data: URI) or, when too large or not found, linked by Path.
+type htmlVideo struct {
+	Path  string `json:"path"`
+	Media string `json:"media,omitempty"`
+	Note  string `json:"note,omitempty"`
 }
 
 type htmlRow struct {
@@ -117,6 +132,8 @@ type htmlCell struct {
 	Change       string         `json:"change"` // regressed, fixed, changed, new or ""
 	Was          string         `json:"was"`    // the kind in the earlier run
 	Evidence     []htmlEvidence `json:"evidence"`
+	// VideoAtMs is where the check starts in its host's video.
+	VideoAtMs *float64 `json:"videoAtMs,omitempty"`
 }
 
 type htmlEvidence struct {
@@ -169,7 +186,7 @@ func WriteHTML(w io.Writer, r Run, opt HTMLOptions) error {
 		fmt.Fprintf(&imgs, "<script type=\"text/plain\" id=\"%s\">%s</script>\n", im.id, im.uri)
 	}
 	out := strings.NewReplacer(
-		"{{CSP}}", "default-src 'none'; img-src data:; style-src "+cspHash(css)+"; script-src "+cspHash(js)+"; base-uri 'none'; form-action 'none'",
+		"{{CSP}}", "default-src 'none'; img-src data:; media-src data:; style-src "+cspHash(css)+"; script-src "+cspHash(js)+"; base-uri 'none'; form-action 'none'",
 		"{{CSS}}", string(css),
 		"{{JS}}", string(js),
 		"{{DATA}}", string(blob),
@@ -226,6 +243,9 @@ func htmlModel(r Run, opt HTMLOptions) (htmlData, []htmlImage) {
 	for hi, h := range r.Hosts {
 		base, compared := compareBase(h.Host, opt.Compare)
 		hh := htmlHost{hostMeta: hostMetaOf(h, hostDuration(h), sanitize), Summary: h.Tally()}
+		if h.Video != "" {
+			hh.Video = ev.video(h.Video)
+		}
 		if compared != nil {
 			d.Compared = true
 			hh.ComparedWith = jsonTime(compared.StartedAt)
@@ -284,6 +304,10 @@ func htmlModel(r Run, opt HTMLOptions) (htmlData, []htmlImage) {
 			}
 			for _, p := range c.Evidence {
 				cell.Evidence = append(cell.Evidence, ev.read(p))
+			}
+			if at, ok := h.VideoOffset(c); ok {
+				v := jsonMs(at)
+				cell.VideoAtMs = &v
 			}
 			row.Cells[hi] = cell
 		}
@@ -408,6 +432,7 @@ func specLinks(c Case) []htmlLink {
 type evidenceReader struct {
 	dirs                 []string
 	maxImg, maxTxt, left int64
+	maxVideo             int64
 	images               []htmlImage
 	imageID              map[string]string // sha256 of the file → element id
 }
@@ -422,6 +447,10 @@ func newEvidenceReader(opt HTMLOptions) *evidenceReader {
 	}
 	if e.left <= 0 {
 		e.left = HTMLMaxTotalBytes
+	}
+	e.maxVideo = opt.MaxVideoBytes
+	if e.maxVideo <= 0 {
+		e.maxVideo = HTMLMaxVideoBytes
 	}
 	if len(e.dirs) == 0 {
 		e.dirs = []string{"."}
@@ -457,6 +486,47 @@ func (e *evidenceReader) find(p string) (string, bool) {
 	}
 	return p, false
 }
+
+// video embeds the WebM file p as a data: URI when it is small enough
+// and within the page's budget; else the page links it by its path.
+func (e *evidenceReader) video(p string) *htmlVideo {
+	v := &htmlVideo{Path: oneLine(sanitize(p))}
+	path, ok := e.find(p)
+	if !ok {
+		v.Note = "not found where the report was written"
+		return v
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		v.Note = "unreadable: " + sanitize(err.Error())
+		return v
+	}
+	if st.Size() > e.maxVideo {
+		v.Note = fmt.Sprintf("not embedded: %d bytes, over the %d-byte limit", st.Size(), e.maxVideo)
+		return v
+	}
+	if st.Size()*4/3 > e.left {
+		v.Note = "not embedded: the page's evidence budget is spent"
+		return v
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		v.Note = "unreadable: " + sanitize(err.Error())
+		return v
+	}
+	if !bytes.HasPrefix(b, webmMagic) {
+		v.Note = "not embedded: not a WebM file"
+		return v
+	}
+	v.Media = "video-" + strconv.Itoa(len(e.images)+1)
+	uri := "data:video/webm;base64," + base64.StdEncoding.EncodeToString(b)
+	e.images = append(e.images, htmlImage{id: v.Media, uri: uri})
+	e.left -= int64(len(uri))
+	return v
+}
+
+// webmMagic starts every WebM (Matroska EBML) file.
+var webmMagic = []byte{0x1a, 0x45, 0xdf, 0xa3}
 
 func (e *evidenceReader) read(p string) htmlEvidence {
 	clean := oneLine(sanitize(p))

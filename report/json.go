@@ -69,6 +69,8 @@ type jsonHost struct {
 	Summary      Tally             `json:"summary"`
 	Absent       []jsonExpectation `json:"absent"`
 	Cases        []jsonCase        `json:"cases"`
+	// Video is the host page's recording (run --video), absent without one.
+	Video string `json:"video,omitempty"`
 }
 
 type jsonCase struct {
@@ -87,9 +89,12 @@ type jsonCase struct {
 	Evidence   []string         `json:"evidence"`
 	Attempts   int              `json:"attempts,omitempty"`
 	Flaky      bool             `json:"flaky,omitempty"`
-	ReasonCode string           `json:"reasonCode"`
-	Outcome    Outcome          `json:"outcome"`
-	Expected   *jsonExpectation `json:"expected"`
+	// StartedAtMs is where the check starts in its host's video, absent
+	// without a video.
+	StartedAtMs *float64         `json:"startedAtMs,omitempty"`
+	ReasonCode  string           `json:"reasonCode"`
+	Outcome     Outcome          `json:"outcome"`
+	Expected    *jsonExpectation `json:"expected"`
 }
 
 type jsonExpectation struct {
@@ -121,7 +126,7 @@ func WriteJSON(w io.Writer, r Run) error {
 		jh := jsonHost{
 			hostMeta: hostMetaOf(h, h.Duration, func(s string) string { return s }),
 			HostInfo: jsonRaw(h.HostInfo), Capabilities: jsonRaw(h.Capabilities), Context: jsonRaw(h.Context),
-			Summary: h.Tally(), Absent: []jsonExpectation{}, Cases: []jsonCase{},
+			Summary: h.Tally(), Absent: []jsonExpectation{}, Cases: []jsonCase{}, Video: h.Video,
 		}
 		for _, e := range h.Absent {
 			jh.Absent = append(jh.Absent, *toJSONExpectation(&e))
@@ -136,6 +141,10 @@ func WriteJSON(w io.Writer, r Run) error {
 			}
 			if jc.Needs == nil {
 				jc.Needs = []protocol.Kind{}
+			}
+			if at, ok := h.VideoOffset(c); ok {
+				v := jsonMs(at)
+				jc.StartedAtMs = &v
 			}
 			if jc.Evidence == nil {
 				jc.Evidence = []string{}
@@ -191,9 +200,18 @@ func ReadJSON(rd io.Reader) (Run, error) {
 			Browser: jh.Browser, Platform: jh.Platform, SuiteVersion: jh.SuiteVersion,
 			Duration: fromMs(jh.DurationMs), Infra: jh.Infra,
 			HostInfo: fromRaw(jh.HostInfo), Capabilities: fromRaw(jh.Capabilities), Context: fromRaw(jh.Context),
+			Video: jh.Video,
 		}
 		if h.StartedAt, err = parseJSONTime(jh.StartedAt); err != nil {
 			return run, fmt.Errorf("results file: hosts[%d].startedAt: %w", i, err)
+		}
+		if h.Video != "" {
+			// Only the offsets into the video are kept: the host's start
+			// stands in for the video's.
+			h.VideoStartedAt = h.StartedAt
+			if h.VideoStartedAt.IsZero() {
+				h.VideoStartedAt = time.Unix(0, 0).UTC()
+			}
 		}
 		for _, e := range jh.Absent {
 			h.Absent = append(h.Absent, *fromJSONExpectation(&e))
@@ -212,6 +230,9 @@ func ReadJSON(rd io.Reader) (Run, error) {
 			})
 			// Empty lists read back as nil, as the runner leaves them.
 			c := &h.Cases[len(h.Cases)-1]
+			if jc.StartedAtMs != nil && h.Video != "" {
+				c.StartedAt = h.VideoStartedAt.Add(fromMs(*jc.StartedAtMs))
+			}
 			if len(c.Evidence) == 0 {
 				c.Evidence = nil
 			}

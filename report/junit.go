@@ -97,6 +97,11 @@ func junitSuite(index int, r Run, h HostRun, att attacher) junit.Testsuite {
 	if r.Expectations != "" {
 		s.AddProperty("baseline", sanitize(r.Expectations))
 	}
+	if h.Video != "" {
+		// The host page's recording (run --video); each case's start in it
+		// is in the JSON results (startedAtMs) and the HTML page.
+		s.AddProperty("video", sanitize(h.Video))
+	}
 
 	seen := make(map[[2]string]int)
 	for _, c := range h.Cases {

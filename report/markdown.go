@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/url"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -81,6 +83,9 @@ func writeMarkdownHost(b *bytes.Buffer, h HostRun) {
 	}
 	if infra := strings.TrimSpace(sanitize(h.Infra)); infra != "" {
 		fmt.Fprintf(b, "> **Stopped early (infrastructure):** %s\n\n", mdCell(infra))
+	}
+	if h.Video != "" {
+		fmt.Fprintf(b, "Video of the host page: [%s](%s)\n\n", mdText(filepath.Base(h.Video)), mdLinkTarget(h.Video))
 	}
 
 	var rows, passes []Case
@@ -264,4 +269,14 @@ func mdText(s string) string { return mdEscaper.Replace(oneLine(sanitize(s))) }
 // entity, which GitHub still reads as a table separator otherwise.
 func mdCode(s string) string {
 	return strings.NewReplacer("`", "ˋ", "|", "\\|").Replace(oneLine(sanitize(s)))
+}
+
+// mdLinkTarget is path as a Markdown link destination: slashes forward,
+// each segment percent-encoded, so spaces and brackets cannot end it.
+func mdLinkTarget(path string) string {
+	parts := strings.Split(filepath.ToSlash(sanitize(path)), "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.Join(parts, "/")
 }

@@ -41,6 +41,12 @@ type HostRun struct {
 	// Infra is set when the run stopped for an infrastructure reason (no
 	// browser, app never shown, suite stalled). Cases not reached are NOTRUN.
 	Infra string
+	// Video is the WebM recording of the host page (run --video): absolute,
+	// or relative to the directory the run was started in; "" without one.
+	// VideoStartedAt is when the recording began: each case's StartedAt
+	// less it is where the check starts in the video.
+	Video          string
+	VideoStartedAt time.Time
 
 	// What the host said about itself, kept verbatim for the JSON report
 	// (nil when not observed): the hostInfo of its ui/initialize answer, the
@@ -61,6 +67,9 @@ type Case struct {
 	Status   protocol.Status
 	Message  string
 	Duration time.Duration
+	// StartedAt is when the check started, as the runner saw it (zero when
+	// unknown, as in results read back from JSON without a video).
+	StartedAt time.Time
 	// Evidence lists files captured for this case (screenshots, DOM or
 	// console dumps, traces): absolute, or relative to the directory the run
 	// was started in.
@@ -73,6 +82,15 @@ type Case struct {
 	// expectations.Apply (and expectations.Expectations.Mark for live output) and
 	// changes what the status means (see Outcome), never the status itself.
 	Expect *Expectation
+}
+
+// VideoOffset is where case c starts in the host's video, and false when
+// the host has no video or the start is unknown.
+func (h HostRun) VideoOffset(c Case) (time.Duration, bool) {
+	if h.Video == "" || h.VideoStartedAt.IsZero() || c.StartedAt.IsZero() {
+		return 0, false
+	}
+	return max(c.StartedAt.Sub(h.VideoStartedAt), 0), true
 }
 
 // Expectation is one expectations entry: a check that is expected to fail on a

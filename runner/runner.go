@@ -110,6 +110,10 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 		hr.Browser = o.Env.Browser.Version()
 	}
 	defer func() { hr.Duration = time.Since(hr.StartedAt) }()
+	if o.Env.VideoFile != "" {
+		// Runs after teardown, which saves the video.
+		defer func() { attachVideo(&hr, h, o) }()
+	}
 	defer func() {
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
@@ -169,6 +173,25 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 	return hr, err
 }
 
+// videoHost is a host that records a video of its page (browserhost.Base).
+type videoHost interface {
+	VideoStartedAt() time.Time
+}
+
+// attachVideo links the host's saved video into hr, or says loudly why
+// there is none.
+func attachVideo(hr *report.HostRun, h hosts.Host, o Options) {
+	st, err := os.Stat(o.Env.VideoFile)
+	if err != nil || st.Size() == 0 {
+		o.Logf("%s: no video was saved to %s (%v)", h.Name(), o.Env.VideoFile, err)
+		return
+	}
+	hr.Video = o.Env.VideoFile
+	if vh, ok := h.(videoHost); ok {
+		hr.VideoStartedAt = vh.VideoStartedAt()
+	}
+}
+
 // Drive runs the suite through an already set-up bridge. It is Run without
 // setup and teardown, for tests and for hosts that manage their own life.
 func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, hr report.HostRun) (report.HostRun, error) {
@@ -187,7 +210,7 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 		return hr, ie
 	}
 	hr.SuiteVersion = list.SuiteVersion
-	d := &driver{ctx: ctx, sb: sb, h: h, o: o, hr: &hr, results: map[string]protocol.TestResult{}, evidence: map[string][]string{}, meta: map[string]protocol.TestMeta{}, attempts: map[string][]string{}}
+	d := &driver{ctx: ctx, sb: sb, h: h, o: o, hr: &hr, results: map[string]protocol.TestResult{}, evidence: map[string][]string{}, meta: map[string]protocol.TestMeta{}, attempts: map[string][]string{}, started: map[string]time.Time{}}
 	var ids []string
 	for _, m := range o.Selection.Apply(list.Tests) {
 		d.selected = append(d.selected, m)
@@ -216,6 +239,7 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 		for _, id := range red {
 			d.attempts[id] = append(d.attempts[id], fmt.Sprintf("%s: %s", d.results[id].Status, d.results[id].Message))
 			delete(d.results, id)
+			delete(d.started, id)
 		}
 		if err := d.phase(red, true); err != nil {
 			return d.finish(infraText(err)), err
@@ -247,6 +271,10 @@ type driver struct {
 	results  map[string]protocol.TestResult
 	evidence map[string][]string
 	attempts map[string][]string // earlier failed attempts, for flaky reports
+	// started is when each check started, as the runner saw it: when a
+	// poll first showed it running, or its end less its duration when
+	// that is earlier (a check can start and end between two polls).
+	started map[string]time.Time
 }
 
 // maxRemounts bounds how often a host may restart the app before the run
@@ -326,6 +354,13 @@ func (d *driver) phase(ids []string, retry bool) error {
 			lastProgress = time.Now()
 			continue
 		}
+		if p.RunningID != "" && p.RunningID != running {
+			if _, done := d.results[p.RunningID]; !done {
+				if _, seen := d.started[p.RunningID]; !seen {
+					d.started[p.RunningID] = time.Now()
+				}
+			}
+		}
 		running = p.RunningID
 		for _, r := range p.Results {
 			if _, ok := d.meta[r.ID]; !ok || !slices.Contains(ids, r.ID) {
@@ -389,6 +424,11 @@ func (d *driver) record(r protocol.TestResult, retry bool) {
 		r.Message = fmt.Sprintf("flaky: passed on attempt %d after %s", len(prev)+1, strings.Join(prev, "; "))
 	}
 	d.results[r.ID] = r
+	if est := time.Now().Add(-time.Duration(r.DurationMs * float64(time.Millisecond))); r.DurationMs > 0 {
+		if s, ok := d.started[r.ID]; !ok || est.Before(s) {
+			d.started[r.ID] = est
+		}
+	}
 	if d.o.EvidenceDir != "" && r.Status != protocol.StatusPass && r.Status != protocol.StatusSkip {
 		d.evidence[r.ID] = collectEvidence(d.ctx, d.h, d.o, d.hr.Host, r)
 	}
@@ -399,7 +439,7 @@ func (d *driver) record(r protocol.TestResult, retry bool) {
 
 func (d *driver) caseOf(m protocol.TestMeta, r protocol.TestResult) report.Case {
 	c := report.Case{TestMeta: m, Status: r.Status, Message: r.Message,
-		Duration: time.Duration(r.DurationMs * float64(time.Millisecond)), Evidence: d.evidence[m.ID]}
+		Duration: time.Duration(r.DurationMs * float64(time.Millisecond)), StartedAt: d.started[m.ID], Evidence: d.evidence[m.ID]}
 	if n := len(d.attempts[m.ID]); n > 0 {
 		c.Attempts = n + 1
 		c.Flaky = r.Status == protocol.StatusPass

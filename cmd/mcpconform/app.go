@@ -84,6 +84,7 @@ type Config struct {
 	// messages of checks that did not pass; empty disables evidence.
 	EvidenceDir string `env:"EVIDENCE_DIR, default=mcpconform-results/evidence" flag:"evidence-dir"`
 	Trace       bool   `env:"TRACE" flag:"trace"`
+	Video       bool   `env:"VIDEO" flag:"video"`
 	Retries     int    `env:"RETRIES" flag:"retries"`
 	// Hosts runs several hosts at once (overrides Host).
 	Hosts        []string `env:"HOSTS" flag:"hosts,split"`
@@ -122,6 +123,8 @@ func loadConfig(c *cli.Context) (Config, error) {
 		return cfg, fmt.Errorf("--retries must be between 0 and 10, got %d", cfg.Retries)
 	case cfg.Trace && cfg.EvidenceDir == "":
 		return cfg, errors.New("--trace needs an --evidence-dir to write the trace into")
+	case cfg.Video && cfg.EvidenceDir == "":
+		return cfg, errors.New("--video needs an --evidence-dir to write the videos into")
 	}
 	return cfg, cfg.validate()
 }
@@ -223,6 +226,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "soak: run the suite `N` times in one process, printing goroutines, open files, child processes and memory after each (reports hold the last run) [MCPCONFORM_REPEAT]"},
 			&cli.IntFlag{Name: "retries", Usage: "rerun a check that failed up to `N` times; one that then passes is reported flaky [MCPCONFORM_RETRIES]"},
 			&cli.BoolFlag{Name: "trace", Usage: "record a Playwright trace of the run into the evidence directory (may contain page content) [MCPCONFORM_TRACE]"},
+			&cli.BoolFlag{Name: "video", Usage: "record a video of each host's page into the evidence directory as HOST/video.webm (needs FFmpeg: apt-get install ffmpeg; may show logged-in content) [MCPCONFORM_VIDEO]"},
 		}, append(browserFlags(true), outputFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() > 0 {
@@ -267,12 +271,12 @@ func runSuite(ctx context.Context, cfg Config, exp *expectations.Expectations, s
 	sel, _ := cfg.selection()
 	run, runErr := session.Conform(ctx, session.Plan{
 		Start: session.Options{
-			Launch: bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP},
+			Launch: bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP, Video: cfg.Video},
 			Hosts:  cfg.hostList(), NewHost: func(name string) (hosts.Host, error) { return hostFor(cfg, name) }, Logf: logf,
 		},
 		Run: session.RunOptions{
 			Runner:     runner.Options{EvidenceDir: cfg.EvidenceDir, Retries: cfg.Retries, Selection: sel, Stall: cfg.Stall, Logf: logf},
-			AppTimeout: cfg.AppTimeout, TraceFile: cfg.traceFile, Repeat: cfg.Repeat,
+			AppTimeout: cfg.AppTimeout, TraceFile: cfg.traceFile, VideoFile: cfg.videoFile, Repeat: cfg.Repeat,
 			AfterPass: func(pass int) {
 				if cfg.Repeat > 1 {
 					fmt.Fprintf(stderr, "soak %d/%d: %s\n", pass, cfg.Repeat, session.SoakFigures())
@@ -313,6 +317,13 @@ func (cfg Config) traceFile(host string) string {
 		return ""
 	}
 	return filepath.Join(cfg.EvidenceDir, host, "trace.zip")
+}
+
+func (cfg Config) videoFile(host string) string {
+	if !cfg.Video {
+		return ""
+	}
+	return filepath.Join(cfg.EvidenceDir, host, "video.webm")
 }
 
 func isTerminal(w io.Writer) bool {

@@ -39,6 +39,11 @@ type Base struct {
 	AppFrame []string
 
 	traceFile string
+	// videoFile is where the page's video is saved at Close; videoTmp the
+	// directory Playwright records it into; videoStart when the page, and
+	// so its recording, started.
+	videoFile, videoTmp string
+	videoStart          time.Time
 
 	mu      sync.Mutex
 	console []string
@@ -56,6 +61,17 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 	}
 	if opts.Viewport == nil {
 		opts.Viewport = &playwright.Size{Width: 1280, Height: 900}
+	}
+	if env.VideoFile != "" {
+		if !env.Browser.Video {
+			return errors.New("video recording was asked for, but the browser was launched without bridge.Options.Video")
+		}
+		tmp := filepath.Join(filepath.Dir(env.VideoFile), ".video-recording")
+		if err := os.MkdirAll(tmp, 0o755); err != nil {
+			return fmt.Errorf("video directory: %w", err)
+		}
+		opts.RecordVideo = &playwright.RecordVideo{Dir: playwright.String(tmp), Size: &playwright.Size{Width: opts.Viewport.Width, Height: opts.Viewport.Height}}
+		b.videoFile, b.videoTmp = env.VideoFile, tmp
 	}
 	c, err := env.Browser.NewContext(opts)
 	if err != nil {
@@ -97,6 +113,9 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 	}
 	b.mu.Lock()
 	b.Page = p
+	if b.videoFile != "" {
+		b.videoStart = time.Now()
+	}
 	b.mu.Unlock()
 	p.OnConsole(func(m playwright.ConsoleMessage) {
 		b.mu.Lock()
@@ -134,10 +153,36 @@ func (b *Base) Close() error {
 	go func() { done <- b.Ctx.Close() }()
 	select {
 	case err := <-done:
-		return errors.Join(terr, err)
+		return errors.Join(terr, err, b.saveVideo())
 	case <-time.After(10 * time.Second):
 		return errors.Join(terr, errors.New("closing the browser context timed out"))
 	}
+}
+
+// VideoStartedAt is when the recording of the host page's video started
+// (zero when none is recorded); the runner marks each check's start in
+// the video from it.
+func (b *Base) VideoStartedAt() time.Time {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.videoStart
+}
+
+// saveVideo moves the page's finished video (the context is closed) to
+// videoFile. Closing the context finishes the recording.
+func (b *Base) saveVideo() error {
+	if b.videoFile == "" || b.Page == nil {
+		return nil
+	}
+	defer os.RemoveAll(b.videoTmp)
+	v := b.Page.Video()
+	if v == nil {
+		return errors.New("the page recorded no video")
+	}
+	if err := v.SaveAs(b.videoFile); err != nil {
+		return fmt.Errorf("saving the video: %w", err)
+	}
+	return nil
 }
 
 // TakeEvidence saves a screenshot of the host page and the console lines

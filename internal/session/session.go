@@ -150,6 +150,9 @@ type RunOptions struct {
 	AppTimeout time.Duration
 	// TraceFile names a host's Playwright trace file ("" records none).
 	TraceFile func(host string) string
+	// VideoFile names a host's video file ("" records none); the browser
+	// must be launched with Options.Launch.Video.
+	VideoFile func(host string) string
 	// OnCase is called as each check of a host ends.
 	OnCase func(host string, c report.Case)
 	// Repeat runs every host this many times (a soak; at least once);
@@ -184,6 +187,9 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 				}
 				if o.TraceFile != nil {
 					ro.Env.TraceFile = o.TraceFile(name)
+				}
+				if o.VideoFile != nil {
+					ro.Env.VideoFile = o.VideoFile(name)
 				}
 				if o.OnCase != nil {
 					ro.OnCase = func(c report.Case) { o.OnCase(name, c) }

@@ -130,6 +130,40 @@
     $("legend").append(el("span", { class: kindClass(k) }, el("b", { text: sym }), " " + label));
   }
 
+  // Videos: each host's recording (run --video), with a mark per check at
+  // the time it started; a mark seeks the video there.
+  const players = [];
+  function seek(j, atMs) {
+    const v = players[j];
+    if (!v) return;
+    v.currentTime = atMs / 1000;
+    v.closest("figure").scrollIntoView({ block: "nearest" });
+    v.focus();
+    document.documentElement.dataset.seekMs = String(Math.round(atMs));
+  }
+  data.hosts.forEach((h, j) => {
+    if (!h.video) return;
+    $("videos").hidden = false;
+    const fig = el("figure", { class: "video", id: "video-host-" + j }, el("figcaption", { text: `${hostLabel(h)}: ${h.video.path}` }));
+    const holder = h.video.media && document.getElementById(h.video.media);
+    if (holder && /^data:video\/webm;base64,[A-Za-z0-9+/=]+$/.test(holder.textContent)) {
+      const v = el("video", { controls: true, preload: "metadata", src: holder.textContent, "aria-label": `video of ${hostLabel(h)}` });
+      players[j] = v;
+      fig.append(v);
+      const marks = el("ol", { class: "marks", "aria-label": `checks in the video of ${hostLabel(h)}` });
+      const at = data.rows.map((r, i) => [i, r.cells[j]]).filter(([, c]) => c && typeof c.videoAtMs === "number").sort((a, b) => a[1].videoAtMs - b[1].videoAtMs);
+      for (const [i, c] of at) {
+        const [sym] = kindOf(c.kind);
+        marks.append(el("li", {}, el("button", { type: "button", class: "mark " + kindClass(c.kind), "data-id": data.rows[i].id, "data-at": Math.round(c.videoAtMs),
+          onclick: () => seek(j, c.videoAtMs) }, `${ms(c.videoAtMs)} ${sym} `, el("code", { text: data.rows[i].id }))));
+      }
+      fig.append(marks);
+    } else {
+      fig.append(el("p", { class: "note" }, el("a", { href: h.video.path, text: "open the video" }), h.video.note ? ` (${h.video.note})` : ""));
+    }
+    $("videos").append(fig);
+  });
+
   // Filters.
   const uniq = (xs) => [...new Set(xs)];
   const fill = (sel, values, text) => values.forEach((v) => sel.append(el("option", { value: v, text: text ? text(v) : v })));
@@ -222,6 +256,12 @@
     row("Host", hv ? `${hostLabel(h)} (${hv})` : hostLabel(h));
     if (h.browser) row("Browser", h.browser);
     body.append(dl);
+    if (typeof c.videoAtMs === "number" && players[j]) {
+      body.append(el("p", {}, el("button", { type: "button", class: "seek", onclick: () => { detail.close(); seek(j, c.videoAtMs); } },
+        `▶ show in the video at ${ms(c.videoAtMs)}`)));
+    } else if (typeof c.videoAtMs === "number" && h.video) {
+      row("Video", `starts at ${ms(c.videoAtMs)} in ${h.video.path}`);
+    }
     for (const ev of c.evidence) body.append(evidence(ev));
     detail.showModal();
     $("detail-close").focus();

@@ -33,7 +33,7 @@ func vocabulary() cliconfig.Vocabulary {
 	names = append(names,
 		// Read outside the command structs: the Inspector driver, the
 		// browser and npm installers, and the test suite's switches.
-		"INSPECTOR_TOKEN", "NO_BROWSER_DOWNLOAD", "CACHE", "REQUIRE_BROWSER",
+		"INSPECTOR_TOKEN", "NO_BROWSER_DOWNLOAD", "CACHE", "REQUIRE_BROWSER", "FFMPEG",
 		"SELFTEST", "SPECIFICITY", "VARIATIONS", "INTEROP_DIR", "CONSUMERS_MODULES",
 		"SCREENSHOT", "HTML_SCREENSHOT", "HTML_SCREENSHOT_DIR", "HTML_SCREENSHOT_PAGE", "TEST_MARKER")
 	fields := append(append([]string(nil), generic.Variables...), cliconfig.Names(webchat.Profile{})...)

@@ -51,3 +51,40 @@ func TestMisspeltVariableIsUsageError(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit 2 naming MCPCONFORM_TIMEOUT", code, errb.String())
 	}
 }
+
+// Every variable the code reads by its whole name is known too (a new
+// os.Getenv("MCPCONFORM_…") outside the command structs must be added to
+// vocabulary, or setting it would be refused).
+func TestVocabularyKnowsEveryVariableTheCodeReads(t *testing.T) {
+	re := regexp.MustCompile(`"(MCPCONFORM_[A-Z0-9_]*[A-Z0-9])"`)
+	v := vocabulary()
+	seen := 0
+	err := filepath.WalkDir("../..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == ".cache" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range re.FindAllSubmatch(b, -1) {
+			seen++
+			if err := v.Check([]string{string(m[1]) + "=x"}); err != nil {
+				t.Errorf("%s reads %s, which the variable check refuses: %v", path, m[1], err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen < 3 {
+		t.Errorf("found only %d variables read by name: is the pattern right?", seen)
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -204,29 +203,21 @@ func runSuite(ctx context.Context, cfg Config, exp *expectations.Expectations, s
 	defer cancel()
 
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "mcpconform: "+format+"\n", args...) }
-	con, outs := stdout, cfg.Out.outputs(cfg)
-	if outs.ToStdout() {
-		con = stderr // the report has stdout
-	}
 	sel, _ := cfg.selection()
+	ro := session.RunOptions{
+		Runner:     runner.Options{EvidenceDir: cfg.EvidenceDir, Retries: cfg.Retries, Selection: sel, Stall: cfg.Stall, Logf: logf},
+		AppTimeout: cfg.AppTimeout, Repeat: cfg.Repeat, AfterPass: session.SoakLog(stderr, cfg.Repeat),
+	}
+	if cfg.Trace {
+		ro.TraceFile = session.TraceIn(cfg.EvidenceDir)
+	}
 	run, runErr := session.Conform(ctx, session.Plan{
 		Start: session.Options{
 			Launch: bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP},
 			Hosts:  cfg.hostSet().Names, NewHost: cfg.hostSet().New, Logf: logf,
 		},
-		Run: session.RunOptions{
-			Runner:     runner.Options{EvidenceDir: cfg.EvidenceDir, Retries: cfg.Retries, Selection: sel, Stall: cfg.Stall, Logf: logf},
-			AppTimeout: cfg.AppTimeout, TraceFile: cfg.traceFile, Repeat: cfg.Repeat,
-			AfterPass: func(pass int) {
-				if cfg.Repeat > 1 {
-					fmt.Fprintf(stderr, "soak %d/%d: %s\n", pass, cfg.Repeat, session.SoakFigures())
-				}
-			},
-		},
-		Reports:      cfg.Out.reports(cfg),
-		Expectations: exp,
-		Console:      report.NewConsole(con, isTerminal(con), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),
-		Tool:         "mcpconform", Version: version, Stdout: stdout,
+		Run: ro, Reports: cfg.Out.reports(cfg), Expectations: exp, Tool: "mcpconform", Version: version, Stdout: stdout,
+		Console: session.NewConsole(stdout, stderr, cfg.Out.outputs(cfg), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),
 	})
 	select {
 	case s := <-sig:
@@ -250,20 +241,4 @@ func runSuite(ctx context.Context, cfg Config, exp *expectations.Expectations, s
 		return &exitError{code: ExitInfra, err: runErr}
 	}
 	return verdictError(report.Gating(run, cfg.FailOnShould), exp, cfg.Out.AllowStale)
-}
-
-func (cfg Config) traceFile(host string) string {
-	if !cfg.Trace {
-		return ""
-	}
-	return filepath.Join(cfg.EvidenceDir, host, "trace.zip")
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("NO_COLOR") == ""
 }

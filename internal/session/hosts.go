@@ -73,7 +73,7 @@ func (hs HostSet) Validate() error {
 	onlyReference := len(hs.Names) == 1 && hs.Names[0] == "reference"
 	if len(hs.Defects) > 0 {
 		if !onlyReference {
-			return fmt.Errorf("--host-defect applies to the reference host alone, not %q", strings.Join(hs.Names, ","))
+			return fmt.Errorf("--host-defect applies to the reference host only, not %q", strings.Join(hs.Names, ","))
 		}
 		if _, err := reference.ParseDefects(hs.Defects); err != nil {
 			return err
@@ -81,7 +81,7 @@ func (hs HostSet) Validate() error {
 	}
 	if len(hs.Variations) > 0 {
 		if !onlyReference {
-			return fmt.Errorf("--host-variation applies to the reference host alone, not %q", strings.Join(hs.Names, ","))
+			return fmt.Errorf("--host-variation applies to the reference host only, not %q", strings.Join(hs.Names, ","))
 		}
 		if _, err := reference.ParseVariations(hs.Variations); err != nil {
 			return err

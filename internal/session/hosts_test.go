@@ -22,9 +22,9 @@ func TestHostSetValidate(t *testing.T) {
 		{"unknown host", HostSet{Names: []string{"nope"}}, `unknown host "nope": choose one of `},
 		{"unknown host names its variables", HostSet{Names: []string{"my-host"}}, "MCPCONFORM_MY_HOST_* variables"},
 		{"twice", HostSet{Names: []string{"reference", "reference"}}, `host "reference" is listed twice`},
-		{"defect elsewhere", HostSet{Names: []string{"claude"}, Defects: []string{"no-visibility-guard"}}, `--host-defect applies to the reference host alone, not "claude"`},
+		{"defect elsewhere", HostSet{Names: []string{"claude"}, Defects: []string{"no-visibility-guard"}}, `--host-defect applies to the reference host only, not "claude"`},
 		{"defect with two hosts", HostSet{Names: []string{"reference", "claude"}, Defects: []string{"no-visibility-guard"}}, `not "reference,claude"`},
-		{"variation elsewhere", HostSet{Names: []string{"inspector"}, Variations: []string{"no-agent"}}, `--host-variation applies to the reference host alone, not "inspector"`},
+		{"variation elsewhere", HostSet{Names: []string{"inspector"}, Variations: []string{"no-agent"}}, `--host-variation applies to the reference host only, not "inspector"`},
 		{"unknown defect", HostSet{Names: []string{"reference"}, Defects: []string{"nope"}}, `unknown host defect "nope"`},
 		{"unknown variation", HostSet{Names: []string{"reference"}, Variations: []string{"nope"}}, `unknown host variation "nope"`},
 	}

@@ -50,24 +50,9 @@ func selftestCommand() *cli.Command {
 			defer sess.Close()
 			env := sess.Env()
 			env.AppTimeout = 30 * time.Second
-			w := c.App.Writer
-			start := time.Now()
-			o := selftest.Options{Env: env, Parallel: c.Int("parallel"), Scope: scope, Progress: func(r selftest.DefectRun) { selftest.PrintDefectRun(w, r) }}
-			s, err := selftest.Run(ctx, tab, o)
+			ok, err := selftest.RunAndReport(ctx, tab, selftest.Options{Env: env, Parallel: c.Int("parallel"), Scope: scope}, c.Bool("specificity"), c.App.Writer)
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
-			}
-			s.Report(w, scope, time.Since(start))
-			ok := s.OK()
-			if c.Bool("specificity") {
-				start = time.Now()
-				sp, err := selftest.RunSpecificity(ctx, selftest.SpecificityOptions{Options: selftest.Options{Env: env, Parallel: o.Parallel},
-					Progress: func(r selftest.VariationRun) { selftest.PrintVariationRun(w, r) }})
-				if err != nil {
-					return &exitError{code: ExitInfra, err: err}
-				}
-				sp.Report(w, time.Since(start))
-				ok = ok && sp.OK()
 			}
 			if !ok {
 				return &exitError{code: ExitFailures}

@@ -1,10 +1,37 @@
 package selftest
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
 )
+
+// RunAndReport is `mcpconform selftest`: Run over tab with o, then, with
+// specificity, RunSpecificity with o's Env, Parallel and Run, printing
+// each run as it finishes and each pass's report on w (o.Progress is
+// replaced). ok is false when a pass found a problem; err is trouble
+// running one.
+func RunAndReport(ctx context.Context, tab Table, o Options, specificity bool, w io.Writer) (ok bool, err error) {
+	start := time.Now()
+	o.Progress = func(r DefectRun) { PrintDefectRun(w, r) }
+	s, err := Run(ctx, tab, o)
+	if err != nil {
+		return false, err
+	}
+	s.Report(w, o.Scope, time.Since(start))
+	if !specificity {
+		return s.OK(), nil
+	}
+	start = time.Now()
+	sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Parallel: o.Parallel, Run: o.Run},
+		Progress: func(r VariationRun) { PrintVariationRun(w, r) }})
+	if err != nil {
+		return false, err
+	}
+	sp.Report(w, time.Since(start))
+	return s.OK() && sp.OK(), nil
+}
 
 // PrintDefectRun prints one defect run as it finishes: ok or BAD, how many
 // checks went red, then the run's error and problems.

@@ -1,14 +1,18 @@
 package selftest_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/hosts/reference/selftest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
 )
 
 func TestPrintDefectRunCountsRedChecks(t *testing.T) {
@@ -50,5 +54,33 @@ func TestSummaryAndSpecificityReport(t *testing.T) {
 	sp.Report(&b, 61*time.Second)
 	if got, want := b.String(), "false failure: h under no-agent: TIMEOUT\nspecificity: 2 variations, 1 false failures, 1m1s\n"; got != want {
 		t.Errorf("specificity:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// RunAndReport prints a line per defect run and the score, and with
+// specificity a line per variation and its score; a problem in either pass
+// makes it not ok.
+func TestRunAndReport(t *testing.T) {
+	tab := selftest.Table{Red: map[string][]string{"a/one": {"ping-unanswered"}}}
+	fake := func(_ context.Context, h hosts.Host, _ runner.Options) (report.HostRun, error) {
+		st := protocol.StatusPass
+		if h.(*reference.Host).Defects()["ping-unanswered"] {
+			st = protocol.StatusFail
+		}
+		return report.HostRun{Cases: []report.Case{{TestMeta: protocol.TestMeta{ID: "a/one", Clause: protocol.ClauseMust}, Status: st}}}, nil
+	}
+	var b strings.Builder
+	ok, err := selftest.RunAndReport(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeFull}, false, &b)
+	out := b.String()
+	if err != nil || !ok || !strings.Contains(out, "ok   ping-unanswered") || !strings.Contains(out, "mutation score: 1/1 checks proven (100%), 0 false failures") || strings.Contains(out, "specificity:") {
+		t.Fatalf("ok %v, err %v:\n%s", ok, err, out)
+	}
+	// The specificity pass counts against the whole catalogue, which this
+	// fake's one check is not: every variation run is BAD.
+	b.Reset()
+	ok, err = selftest.RunAndReport(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeFull}, true, &b)
+	out = b.String()
+	if err != nil || ok || !strings.Contains(out, "BAD  variation no-agent") || !strings.Contains(out, "\nspecificity: ") {
+		t.Fatalf("ok %v, err %v:\n%s", ok, err, out)
 	}
 }

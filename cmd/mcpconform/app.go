@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -19,8 +17,6 @@ import (
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
 	_ "github.com/mcpconform/mcpconform/hosts/builtin" // registers the built-in hosts
-	"github.com/mcpconform/mcpconform/hosts/generic"
-	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/internal/session"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
@@ -29,36 +25,6 @@ import (
 
 // version is set at build time with -ldflags "-X main.version=…".
 var version = "0.1.0-dev"
-
-// hostNames are the built-in hosts (hosts/builtin registers them).
-func hostNames() []string { return hosts.Names() }
-
-// hostFor builds a configured host by name: the one place the CLI
-// constructs hosts (the session calls it once per host and pass).
-func hostFor(cfg Config, name string) (hosts.Host, error) {
-	if len(cfg.HostDefects)+len(cfg.HostVariations) > 0 && name == "reference" {
-		set, err := reference.ParseDefects(cfg.HostDefects)
-		if err != nil {
-			return nil, err
-		}
-		vars, err := reference.ParseVariations(cfg.HostVariations)
-		if err != nil {
-			return nil, err
-		}
-		return reference.NewWith(set, vars), nil
-	}
-	if h, ok := hosts.New(name); ok {
-		return h, nil
-	}
-	if !slices.Contains(generic.Profiles(environ), name) {
-		return nil, fmt.Errorf("unknown host %q: choose one of %s, or define a profile with MCPCONFORM_%s_* variables (docs/profiles.md)", name, strings.Join(hostNames(), ", "), strings.ToUpper(strings.ReplaceAll(name, "-", "_")))
-	}
-	h, err := generic.Lookup(name, environ)
-	if err != nil {
-		return nil, fmt.Errorf("host profile %q: %w", name, err)
-	}
-	return h, nil
-}
 
 // Config is every setting of `run`, from MCPCONFORM_* variables through
 // go-envconfig; flags given on the command line win.
@@ -99,12 +65,14 @@ type Config struct {
 	Out outputConfig
 }
 
-// hostList is every host this run tests.
-func (cfg Config) hostList() []string {
-	if len(cfg.Hosts) > 0 {
-		return cfg.Hosts
+// hostSet is every host this run tests, and how the reference host is
+// altered.
+func (cfg Config) hostSet() session.HostSet {
+	names := cfg.Hosts
+	if len(names) == 0 {
+		names = []string{cfg.Host}
 	}
-	return []string{cfg.Host}
+	return session.HostSet{Names: names, Defects: cfg.HostDefects, Variations: cfg.HostVariations, Environ: environ}
 }
 
 func loadConfig(c *cli.Context) (Config, error) {
@@ -130,33 +98,8 @@ func loadConfig(c *cli.Context) (Config, error) {
 }
 
 func (cfg Config) validate() error {
-	seen := map[string]bool{}
-	for _, h := range cfg.hostList() {
-		if !hosts.IsBuiltin(h) {
-			if _, err := hostFor(cfg, h); err != nil {
-				return err
-			}
-		}
-		if seen[h] {
-			return fmt.Errorf("host %q is listed twice", h)
-		}
-		seen[h] = true
-	}
-	if len(cfg.HostDefects) > 0 {
-		if len(cfg.hostList()) != 1 || cfg.hostList()[0] != "reference" {
-			return fmt.Errorf("--host-defect applies to the reference host only, not %q", cfg.Host)
-		}
-		if _, err := reference.ParseDefects(cfg.HostDefects); err != nil {
-			return err
-		}
-	}
-	if len(cfg.HostVariations) > 0 {
-		if len(cfg.hostList()) != 1 || cfg.hostList()[0] != "reference" {
-			return fmt.Errorf("--host-variation applies to the reference host only, not %q", cfg.Host)
-		}
-		if _, err := reference.ParseVariations(cfg.HostVariations); err != nil {
-			return err
-		}
+	if err := cfg.hostSet().Validate(); err != nil {
+		return err
 	}
 	if _, err := cfg.selection(); err != nil {
 		return err
@@ -206,7 +149,7 @@ func runCommand() *cli.Command {
 		Name:  "run",
 		Usage: "run the conformance suite against a host and write reports",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "host", Usage: "host to test (" + strings.Join(hostNames(), ", ") + ") [MCPCONFORM_HOST]", Value: "reference"},
+			&cli.StringFlag{Name: "host", Usage: "host to test (" + strings.Join(hosts.Names(), ", ") + ") [MCPCONFORM_HOST]", Value: "reference"},
 			&cli.StringFlag{Name: "junit", Usage: "write JUnit XML to `FILE` [MCPCONFORM_JUNIT]"},
 			&cli.StringFlag{Name: "tap", Usage: "write TAP version 14 to `FILE` (- for stdout) [MCPCONFORM_TAP]"},
 			&cli.StringSliceFlag{Name: "run", Usage: "run only tests whose id matches `GLOB` (repeatable, e.g. 'visibility/*') [MCPCONFORM_RUN]"},
@@ -264,29 +207,24 @@ func runSuite(ctx context.Context, cfg Config, exp *expectations.Expectations, s
 	defer cancel()
 
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "mcpconform: "+format+"\n", args...) }
-	con, outs := stdout, cfg.Out.outputs(cfg)
-	if outs.ToStdout() {
-		con = stderr // the report has stdout
-	}
 	sel, _ := cfg.selection()
+	ro := session.RunOptions{
+		Runner:     runner.Options{EvidenceDir: cfg.EvidenceDir, Retries: cfg.Retries, Selection: sel, Stall: cfg.Stall, Logf: logf},
+		AppTimeout: cfg.AppTimeout, Repeat: cfg.Repeat, AfterPass: session.SoakLog(stderr, cfg.Repeat),
+	}
+	if cfg.Trace {
+		ro.TraceFile = session.TraceIn(cfg.EvidenceDir)
+	}
+	if cfg.Video {
+		ro.VideoFile = session.VideoIn(cfg.EvidenceDir)
+	}
 	run, runErr := session.Conform(ctx, session.Plan{
 		Start: session.Options{
 			Launch: bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP, Video: cfg.Video},
-			Hosts:  cfg.hostList(), NewHost: func(name string) (hosts.Host, error) { return hostFor(cfg, name) }, Logf: logf,
+			Hosts:  cfg.hostSet().Names, NewHost: cfg.hostSet().New, Logf: logf,
 		},
-		Run: session.RunOptions{
-			Runner:     runner.Options{EvidenceDir: cfg.EvidenceDir, Retries: cfg.Retries, Selection: sel, Stall: cfg.Stall, Logf: logf},
-			AppTimeout: cfg.AppTimeout, TraceFile: cfg.traceFile, VideoFile: cfg.videoFile, Repeat: cfg.Repeat,
-			AfterPass: func(pass int) {
-				if cfg.Repeat > 1 {
-					fmt.Fprintf(stderr, "soak %d/%d: %s\n", pass, cfg.Repeat, session.SoakFigures())
-				}
-			},
-		},
-		Reports:      cfg.Out.reports(cfg),
-		Expectations: exp,
-		Console:      report.NewConsole(con, isTerminal(con), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),
-		Tool:         "mcpconform", Version: version, Stdout: stdout,
+		Run: ro, Reports: cfg.Out.reports(cfg), Expectations: exp, Tool: "mcpconform", Version: version, Stdout: stdout,
+		Console: session.NewConsole(stdout, stderr, cfg.Out.outputs(cfg), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),
 	})
 	select {
 	case s := <-sig:
@@ -310,27 +248,4 @@ func runSuite(ctx context.Context, cfg Config, exp *expectations.Expectations, s
 		return &exitError{code: ExitInfra, err: runErr}
 	}
 	return verdictError(report.Gating(run, cfg.FailOnShould), exp, cfg.Out.AllowStale)
-}
-
-func (cfg Config) traceFile(host string) string {
-	if !cfg.Trace {
-		return ""
-	}
-	return filepath.Join(cfg.EvidenceDir, host, "trace.zip")
-}
-
-func (cfg Config) videoFile(host string) string {
-	if !cfg.Video {
-		return ""
-	}
-	return filepath.Join(cfg.EvidenceDir, host, "video.webm")
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0 && os.Getenv("NO_COLOR") == ""
 }

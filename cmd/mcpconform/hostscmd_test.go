@@ -9,6 +9,8 @@ import (
 
 	"github.com/sethvargo/go-envconfig"
 	"github.com/urfave/cli/v2"
+
+	"github.com/mcpconform/mcpconform/hosts"
 )
 
 // hostsCLI runs `mcpconform hosts ARGS` in process with the given
@@ -55,7 +57,7 @@ func TestHostsListsBuiltinsAndProfiles(t *testing.T) {
 		f := strings.Fields(l)
 		rows[f[0]] = f[1:]
 	}
-	for _, b := range hostNames() {
+	for _, b := range hosts.Names() {
 		if r := rows[b]; len(r) < 2 || r[0] != "built-in" {
 			t.Errorf("built-in %s: %v", b, r)
 		}
@@ -69,7 +71,7 @@ func TestHostsListsBuiltinsAndProfiles(t *testing.T) {
 	if r := strings.Join(rows["broken"], " "); !strings.HasPrefix(r, "profile invalid, 2 problems: mcpconform hosts --check broken") {
 		t.Errorf("broken: %q", r)
 	}
-	if len(rows) != len(hostNames())+2 {
+	if len(rows) != len(hosts.Names())+2 {
 		t.Errorf("rows: %v", rows)
 	}
 

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"io"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/internal/session"
@@ -72,25 +70,13 @@ func loadExpectations(o outputConfig) (*expectations.Expectations, error) {
 	return exp, nil
 }
 
-// writeOutputs applies the expectations to run and writes every report and
-// --update-expectations (session.Reports.Write).
-func writeOutputs(cfg Config, run *report.Run, exp *expectations.Expectations, stdout io.Writer) error {
-	return cfg.Out.reports(cfg).Write(run, exp, stdout)
-}
-
-// verdictCode is the exit code a finished run earns (session.Judge):
-// ExitFailures, ExitNoTests or ExitOK. Infrastructure errors and signals
-// are the caller's to map first.
-func verdictCode(run report.Run, exp *expectations.Expectations, allowStale bool) int {
-	v, _ := session.Judge(run, exp, true, allowStale)
-	return verdictExit[v]
-}
-
 var verdictExit = map[expectations.Verdict]int{expectations.Pass: ExitOK, expectations.Fail: ExitFailures, expectations.Empty: ExitNoTests}
 
-// verdictError is verdictCode as the error runSuite returns: nil for
-// ExitOK, else an *exitError whose message says what failed the run, or
-// none when the console and reports already say it.
+// verdictError is the exit code a finished run earns (session.Judge:
+// ExitFailures, ExitNoTests or ExitOK) as the error runSuite returns: nil
+// for ExitOK, else an *exitError whose message says what failed the run,
+// or none when the console and reports already say it. Infrastructure
+// errors and signals are the caller's to map first.
 func verdictError(run report.Run, exp *expectations.Expectations, allowStale bool) error {
 	v, msg := session.Judge(run, exp, true, allowStale)
 	if verdictExit[v] == ExitOK {

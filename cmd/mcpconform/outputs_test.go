@@ -75,7 +75,7 @@ func writeOut(c *cli.Context, run *report.Run, exp *expectations.Expectations) e
 	if err != nil {
 		return err
 	}
-	return writeOutputs(cfg, run, exp, nil)
+	return cfg.Out.reports(cfg).Write(run, exp, nil)
 }
 
 func junitOpts(c *cli.Context) report.JUnitOptions {
@@ -575,4 +575,9 @@ func TestReportUsageErrors(t *testing.T) {
 	if _, code, err := reportApp(t, "", "--from", good, "--junit", filepath.Join(blocker, "junit.xml")); code != ExitInfra {
 		t.Errorf("unwritable report: exit %d, %v", code, err)
 	}
+}
+
+// verdictCode is the exit code verdictError gives a finished run.
+func verdictCode(run report.Run, exp *expectations.Expectations, allowStale bool) int {
+	return exitCode(verdictError(run, exp, allowStale))
 }

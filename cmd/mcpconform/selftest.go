@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -52,57 +50,9 @@ func selftestCommand() *cli.Command {
 			defer sess.Close()
 			env := sess.Env()
 			env.AppTimeout = 30 * time.Second
-			w := c.App.Writer
-			start := time.Now()
-			s, err := selftest.Run(ctx, tab, selftest.Options{
-				Env:      env,
-				Parallel: c.Int("parallel"),
-				Scope:    scope,
-				Progress: func(r selftest.DefectRun) {
-					mark := "ok  "
-					if len(r.Problems) > 0 || r.Err != nil {
-						mark = "BAD "
-					}
-					reds := 0
-					for _, cs := range r.Cases {
-						// OPTIONAL is how a MAY check shows its defect.
-						if cs.Status == "FAIL" || cs.Status == "TIMEOUT" || cs.Status == "OPTIONAL" {
-							reds++
-						}
-					}
-					fmt.Fprintf(w, "%s %-36s %d check(s) red\n", mark, r.Defect, reds)
-					if r.Err != nil {
-						fmt.Fprintf(w, "      run failed: %v\n", r.Err)
-					}
-					for _, p := range r.Problems {
-						fmt.Fprintf(w, "      %s\n", p)
-					}
-				},
-			})
+			ok, err := selftest.RunAndReport(ctx, tab, selftest.Options{Env: env, Parallel: c.Int("parallel"), Scope: scope}, c.Bool("specificity"), c.App.Writer)
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
-			}
-			for _, p := range s.Baseline {
-				fmt.Fprintf(w, "defect-free host: %s\n", p)
-			}
-			for _, id := range s.Missing {
-				fmt.Fprintf(w, "not in the table: %s\n", id)
-			}
-			for _, id := range s.Unproven {
-				fmt.Fprintf(w, "unproven: %s\n", id)
-			}
-			for _, f := range s.FalseFail {
-				fmt.Fprintf(w, "false failure: %s\n", f)
-			}
-			fmt.Fprintf(w, "mutation score: %d/%d checks proven (%.0f%%), %d false failures, %d defects, scope %s, %s\n",
-				len(s.Proven), s.Checks, 100*s.Score(), len(s.FalseFail), len(s.Runs), scope, time.Since(start).Round(time.Second))
-			ok := s.OK()
-			if c.Bool("specificity") {
-				sp, err := runSpecificity(ctx, w, selftest.Options{Env: env, Parallel: c.Int("parallel")})
-				if err != nil {
-					return &exitError{code: ExitInfra, err: err}
-				}
-				ok = ok && sp.OK()
 			}
 			if !ok {
 				return &exitError{code: ExitFailures}
@@ -110,30 +60,4 @@ func selftestCommand() *cli.Command {
 			return nil
 		},
 	}
-}
-
-// runSpecificity runs the specificity pass and prints its runs and score.
-func runSpecificity(ctx context.Context, w io.Writer, o selftest.Options) (selftest.Specificity, error) {
-	start := time.Now()
-	sp, err := selftest.RunSpecificity(ctx, selftest.SpecificityOptions{Options: o, Progress: func(r selftest.VariationRun) {
-		mark := "ok  "
-		if len(r.Problems) > 0 || r.Err != nil {
-			mark = "BAD "
-		}
-		fmt.Fprintf(w, "%s variation %-40s %s\n", mark, r.Name(), r.Tally())
-		if r.Err != nil {
-			fmt.Fprintf(w, "      run failed: %v\n", r.Err)
-		}
-		for _, p := range r.Problems {
-			fmt.Fprintf(w, "      %s\n", p)
-		}
-	}})
-	if err != nil {
-		return sp, err
-	}
-	for _, f := range sp.FalseFail {
-		fmt.Fprintf(w, "false failure: %s\n", f)
-	}
-	fmt.Fprintf(w, "specificity: %d variations, %d false failures, %s\n", len(sp.Runs), len(sp.FalseFail), time.Since(start).Round(time.Second))
-	return sp, nil
 }

@@ -29,9 +29,19 @@ type Convert struct {
 	Stdout          io.Writer
 }
 
-// Write reads the results and writes every report. Bad input is a
-// *UsageError; any other error is a report that could not be written.
+// Write reads the results and writes every report. Bad input (no
+// results, no report, a bad report path or file) is a *UsageError; any
+// other error is a report that could not be written.
 func (cv Convert) Write() error {
+	switch {
+	case len(cv.From) == 0:
+		return &UsageError{Err: errors.New("report needs --from FILE (the results written by mcpconform run --json)")}
+	case len(cv.Outputs) == 0:
+		return &UsageError{Err: errors.New("nothing to write: give --junit, --tap, --markdown, --json or --html")}
+	}
+	if err := cv.Outputs.Check(); err != nil {
+		return &UsageError{Err: err}
+	}
 	// The page takes a host more than once (shards, a newer run to
 	// compare); the other formats read the files as one run.
 	outs, page := report.Outputs{}, report.Outputs{}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 
@@ -40,4 +41,15 @@ func SoakFigures() string {
 	}
 	return fmt.Sprintf("goroutines=%d fds=%d children=%d heap_live_mb=%.2f heap_inuse_mb=%.1f rss_mb=%.1f children_rss_mb=%.0f",
 		runtime.NumGoroutine(), len(fds), children, float64(ms.HeapAlloc)/(1<<20), float64(ms.HeapInuse)/(1<<20), float64(self)/(1<<20), float64(kids)/(1<<20))
+}
+
+// SoakLog is a RunOptions.AfterPass that prints the soak figures after
+// each of repeat passes ("soak 2/5: goroutines=…"); it prints nothing for
+// a single pass.
+func SoakLog(w io.Writer, repeat int) func(pass int) {
+	return func(pass int) {
+		if repeat > 1 {
+			fmt.Fprintf(w, "soak %d/%d: %s\n", pass, repeat, SoakFigures())
+		}
+	}
 }

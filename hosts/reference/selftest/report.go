@@ -1,0 +1,98 @@
+package selftest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+)
+
+// RunAndReport is `mcpconform selftest`: Run over tab with o, then, with
+// specificity, RunSpecificity with o's Env, Parallel and Run, printing
+// each run as it finishes and each pass's report on w (o.Progress is
+// replaced). ok is false when a pass found a problem; err is trouble
+// running one.
+func RunAndReport(ctx context.Context, tab Table, o Options, specificity bool, w io.Writer) (ok bool, err error) {
+	start := time.Now()
+	o.Progress = func(r DefectRun) { PrintDefectRun(w, r) }
+	s, err := Run(ctx, tab, o)
+	if err != nil {
+		return false, err
+	}
+	s.Report(w, o.Scope, time.Since(start))
+	if !specificity {
+		return s.OK(), nil
+	}
+	start = time.Now()
+	sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Parallel: o.Parallel, Run: o.Run},
+		Progress: func(r VariationRun) { PrintVariationRun(w, r) }})
+	if err != nil {
+		return false, err
+	}
+	sp.Report(w, time.Since(start))
+	return s.OK() && sp.OK(), nil
+}
+
+// PrintDefectRun prints one defect run as it finishes: ok or BAD, how many
+// checks went red, then the run's error and problems.
+func PrintDefectRun(w io.Writer, r DefectRun) {
+	reds := 0
+	for _, cs := range r.Cases {
+		if isRed(cs.Status) {
+			reds++
+		}
+	}
+	fmt.Fprintf(w, "%s %-36s %d check(s) red\n", mark(r.Problems, r.Err), r.Defect, reds)
+	printTrouble(w, r.Problems, r.Err)
+}
+
+// PrintVariationRun prints one variation run as it finishes: ok or BAD,
+// its tally, then the run's error and problems.
+func PrintVariationRun(w io.Writer, r VariationRun) {
+	fmt.Fprintf(w, "%s variation %-40s %s\n", mark(r.Problems, r.Err), r.Name(), r.Tally())
+	printTrouble(w, r.Problems, r.Err)
+}
+
+func mark(problems []string, err error) string {
+	if len(problems) > 0 || err != nil {
+		return "BAD "
+	}
+	return "ok  "
+}
+
+func printTrouble(w io.Writer, problems []string, err error) {
+	if err != nil {
+		fmt.Fprintf(w, "      run failed: %v\n", err)
+	}
+	for _, p := range problems {
+		fmt.Fprintf(w, "      %s\n", p)
+	}
+}
+
+// Report prints what the mutation score found wrong and the score line;
+// took is how long the runs took.
+func (s Summary) Report(w io.Writer, scope Scope, took time.Duration) {
+	for _, p := range s.Baseline {
+		fmt.Fprintf(w, "defect-free host: %s\n", p)
+	}
+	for _, id := range s.Missing {
+		fmt.Fprintf(w, "not in the table: %s\n", id)
+	}
+	for _, id := range s.Unproven {
+		fmt.Fprintf(w, "unproven: %s\n", id)
+	}
+	for _, f := range s.FalseFail {
+		fmt.Fprintf(w, "false failure: %s\n", f)
+	}
+	fmt.Fprintf(w, "mutation score: %d/%d checks proven (%.0f%%), %d false failures, %d defects, scope %s, %s\n",
+		len(s.Proven), s.Checks, 100*s.Score(), len(s.FalseFail), len(s.Runs), scope, took.Round(time.Second))
+}
+
+// Report prints the specificity's false failures and its score line; took
+// is how long the runs took.
+func (s Specificity) Report(w io.Writer, took time.Duration) {
+	for _, f := range s.FalseFail {
+		fmt.Fprintf(w, "false failure: %s\n", f)
+	}
+	fmt.Fprintf(w, "specificity: %d variations, %d false failures, %s\n", len(s.Runs), len(s.FalseFail), took.Round(time.Second))
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
 	_ "github.com/mcpconform/mcpconform/hosts/builtin" // registers the built-in hosts
+	"github.com/mcpconform/mcpconform/internal/hostset"
 	"github.com/mcpconform/mcpconform/internal/session"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
@@ -67,12 +68,12 @@ type Config struct {
 
 // hostSet is every host this run tests, and how the reference host is
 // altered.
-func (cfg Config) hostSet() session.HostSet {
+func (cfg Config) hostSet() hostset.Set {
 	names := cfg.Hosts
 	if len(names) == 0 {
 		names = []string{cfg.Host}
 	}
-	return session.HostSet{Names: names, Defects: cfg.HostDefects, Variations: cfg.HostVariations, Environ: environ}
+	return hostset.Set{Names: names, Defects: cfg.HostDefects, Variations: cfg.HostVariations, Environ: environ}
 }
 
 func loadConfig(c *cli.Context) (Config, error) {

@@ -1,4 +1,4 @@
-package session
+package hostset
 
 import (
 	"fmt"
@@ -12,10 +12,10 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/reference"
 )
 
-// HostSet is the hosts a run tests and how the reference host is altered:
+// Set is the hosts a run tests and how the reference host is altered:
 // the one place hosts are constructed by name (Options.NewHost is its
 // New).
-type HostSet struct {
+type Set struct {
 	// Names are the hosts to test: built-in (hosts.Register) or host
 	// profiles defined in Environ.
 	Names []string
@@ -29,7 +29,7 @@ type HostSet struct {
 }
 
 // New builds a fresh host by name.
-func (hs HostSet) New(name string) (hosts.Host, error) {
+func (hs Set) New(name string) (hosts.Host, error) {
 	if len(hs.Defects)+len(hs.Variations) > 0 && name == "reference" {
 		set, err := reference.ParseDefects(hs.Defects)
 		if err != nil {
@@ -57,7 +57,7 @@ func (hs HostSet) New(name string) (hosts.Host, error) {
 // Validate checks, without starting anything, that every host can be
 // built and is named once, and that defects and variations name known
 // ones of the reference host tested alone.
-func (hs HostSet) Validate() error {
+func (hs Set) Validate() error {
 	seen := map[string]bool{}
 	for _, h := range hs.Names {
 		if !hosts.IsBuiltin(h) {

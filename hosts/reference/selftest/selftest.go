@@ -188,46 +188,31 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 	for _, d := range reference.Defects {
 		names = append(names, d.Name)
 	}
-	runs := make([]DefectRun, len(names))
-	sem := make(chan struct{}, o.Parallel)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for i, d := range names {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			r := DefectRun{Defect: d}
-			set, _ := reference.ParseDefects([]string{d})
-			ro := runner.Options{Env: o.Env}
-			if o.Scope == ScopeArea {
-				ro.Selection.Globs = areaGlobs(expectRed[d])
+	runs := runAll(len(names), o.Parallel, func(i int) DefectRun {
+		d := names[i]
+		r := DefectRun{Defect: d}
+		set, _ := reference.ParseDefects([]string{d})
+		ro := runner.Options{Env: o.Env}
+		if o.Scope == ScopeArea {
+			ro.Selection.Globs = areaGlobs(expectRed[d])
+		}
+		hr, err := o.Run(ctx, reference.NewWithDefects(set), ro)
+		r.Cases, r.Err = hr.Cases, err
+		for _, c := range hr.Cases {
+			want := slices.Contains(expectRed[d], c.ID)
+			switch {
+			case want && !isRed(c.Status):
+				r.Problems = append(r.Problems, fmt.Sprintf("%s: %s, want FAIL or TIMEOUT (%s)", c.ID, c.Status, c.Message))
+			case !want && isRed(c.Status):
+				r.Problems = append(r.Problems, fmt.Sprintf("%s went red without being expected to (false failure): %s %s", c.ID, c.Status, c.Message))
+			case !want && c.Status == protocol.StatusSkip && !slices.Contains(tab.Skip[d], c.ID):
+				r.Problems = append(r.Problems, fmt.Sprintf("%s skipped: %s", c.ID, c.Message))
+			case !want && c.Status != protocol.StatusPass && c.Status != protocol.StatusSkip:
+				r.Problems = append(r.Problems, fmt.Sprintf("%s: %s %s", c.ID, c.Status, c.Message))
 			}
-			hr, err := o.Run(ctx, reference.NewWithDefects(set), ro)
-			r.Cases, r.Err = hr.Cases, err
-			for _, c := range hr.Cases {
-				want := slices.Contains(expectRed[d], c.ID)
-				switch {
-				case want && !isRed(c.Status):
-					r.Problems = append(r.Problems, fmt.Sprintf("%s: %s, want FAIL or TIMEOUT (%s)", c.ID, c.Status, c.Message))
-				case !want && isRed(c.Status):
-					r.Problems = append(r.Problems, fmt.Sprintf("%s went red without being expected to (false failure): %s %s", c.ID, c.Status, c.Message))
-				case !want && c.Status == protocol.StatusSkip && !slices.Contains(tab.Skip[d], c.ID):
-					r.Problems = append(r.Problems, fmt.Sprintf("%s skipped: %s", c.ID, c.Message))
-				case !want && c.Status != protocol.StatusPass && c.Status != protocol.StatusSkip:
-					r.Problems = append(r.Problems, fmt.Sprintf("%s: %s %s", c.ID, c.Status, c.Message))
-				}
-			}
-			runs[i] = r
-			if o.Progress != nil {
-				mu.Lock()
-				o.Progress(r)
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+		}
+		return r
+	}, o.Progress)
 	s.Runs = runs
 
 	// A check is proven when it went red under every defect the table
@@ -265,4 +250,30 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 	}
 	sort.Strings(s.FalseFail)
 	return s, nil
+}
+
+// runAll runs job for each of n runs, at most parallel at a time, and
+// hands each result to progress (one at a time) as it finishes; the
+// results keep the runs' order.
+func runAll[R any](n, parallel int, job func(i int) R, progress func(R)) []R {
+	out := make([]R, n)
+	sem := make(chan struct{}, max(parallel, 1))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			out[i] = job(i)
+			if progress != nil {
+				mu.Lock()
+				progress(out[i])
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts/reference"
@@ -129,40 +128,25 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 			return Specificity{}, err
 		}
 	}
-	runs := make([]VariationRun, len(sets))
-	sem := make(chan struct{}, o.Parallel)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	for i, set := range sets {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			vs, _ := reference.ParseVariations(set)
-			r := VariationRun{Variations: vs.List()}
-			hr, err := o.Run(ctx, reference.NewWith(nil, vs), runner.Options{Env: o.Env})
-			r.Cases, r.Err = hr.Cases, err
-			if err == nil && len(hr.Cases) != o.Catalogue {
-				r.Problems = append(r.Problems, fmt.Sprintf("ran %d checks, the catalogue has %d", len(hr.Cases), o.Catalogue))
+	runs := runAll(len(sets), o.Parallel, func(i int) VariationRun {
+		set := sets[i]
+		vs, _ := reference.ParseVariations(set)
+		r := VariationRun{Variations: vs.List()}
+		hr, err := o.Run(ctx, reference.NewWith(nil, vs), runner.Options{Env: o.Env})
+		r.Cases, r.Err = hr.Cases, err
+		if err == nil && len(hr.Cases) != o.Catalogue {
+			r.Problems = append(r.Problems, fmt.Sprintf("ran %d checks, the catalogue has %d", len(hr.Cases), o.Catalogue))
+		}
+		for _, c := range hr.Cases {
+			if isFalseFailure(c.Status) {
+				r.Problems = append(r.Problems, fmt.Sprintf("%s went %s under a legal variation (false failure): %s", c.ID, c.Status, c.Message))
 			}
-			for _, c := range hr.Cases {
-				if isFalseFailure(c.Status) {
-					r.Problems = append(r.Problems, fmt.Sprintf("%s went %s under a legal variation (false failure): %s", c.ID, c.Status, c.Message))
-				}
-			}
-			if err == nil {
-				r.Problems = append(r.Problems, tookEffect(vs, hr)...)
-			}
-			runs[i] = r
-			if o.Progress != nil {
-				mu.Lock()
-				o.Progress(r)
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+		}
+		if err == nil {
+			r.Problems = append(r.Problems, tookEffect(vs, hr)...)
+		}
+		return r
+	}, o.Progress)
 	var s Specificity
 	s.Runs = runs
 	for _, r := range runs {

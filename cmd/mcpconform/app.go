@@ -199,7 +199,7 @@ func runLimit(cfg Config) time.Duration {
 // runSuite runs the suite (session.Conform) and maps the outcome to an
 // exit code: a signal first, then the run's error, then the verdict.
 func runSuite(ctx context.Context, cfg Config, exp *expectations.Expectations, stdout, stderr io.Writer) error {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := untilSignal(ctx)
 	defer stop()
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)

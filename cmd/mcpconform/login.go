@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -38,7 +36,7 @@ func loginCommand() *cli.Command {
 			if err := load(c, &bc); err != nil {
 				return usage(err)
 			}
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			ctx, stop := untilSignal(c.Context)
 			defer stop()
 			err := weblogin.Host(ctx, c.String("host"), weblogin.Options{Out: c.String("out"), Paths: bc.paths(), Getenv: os.Getenv, Stdout: c.App.Writer})
 			var ue *weblogin.UsageError

@@ -8,10 +8,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 // Exit codes.
@@ -51,6 +54,11 @@ func exitCode(err error) int {
 }
 
 func usage(err error) error { return &exitError{code: ExitUsage, err: err} }
+
+// untilSignal is ctx, ended by SIGINT or SIGTERM.
+func untilSignal(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}
 
 // run is the whole CLI in this process: it runs the command in args (the
 // program name excluded) and maps the error to an exit code after every

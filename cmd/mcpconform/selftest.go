@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -37,7 +34,7 @@ func selftestCommand() *cli.Command {
 			if err := load(c, &bc); err != nil {
 				return usage(err)
 			}
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			ctx, stop := untilSignal(c.Context)
 			defer stop()
 			tab, err := selftest.Load()
 			if err != nil {

@@ -3,9 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -48,7 +45,7 @@ func serveCommand() *cli.Command {
 			case c.Bool("list-variations"):
 				return reference.ListVariations(c.App.Writer)
 			}
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			ctx, stop := untilSignal(c.Context)
 			defer stop()
 			err := reference.Serve(ctx, reference.ServeOptions{
 				Listen: sc.Listen, Servers: sc.Servers, Defects: sc.HostDefects, Variations: sc.Variations,

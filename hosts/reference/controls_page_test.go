@@ -28,12 +28,21 @@ func controlsPage(t *testing.T, ctx context.Context, defects ...string) (playwri
 // and opens its page in a fresh browser context made with opts.
 func openHost(t *testing.T, ctx context.Context, opts playwright.BrowserNewContextOptions, defects []string) (playwright.Page, *reference.Server) {
 	t.Helper()
-	browser, fx := e2e(t)
 	set, err := reference.ParseDefects(defects)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: []string{fx.Main.URL, fx.Second.URL}, Defects: set})
+	return openHostWith(t, ctx, opts, reference.ServerOptions{Defects: set}, "")
+}
+
+// openHostWith starts a reference host with so (its MCP servers are the
+// package's fixtures) and opens its page in a fresh browser context made
+// with opts, running initScript, when given, in every frame first.
+func openHostWith(t *testing.T, ctx context.Context, opts playwright.BrowserNewContextOptions, so reference.ServerOptions, initScript string) (playwright.Page, *reference.Server) {
+	t.Helper()
+	browser, fx := e2e(t)
+	so.MCPServers = []string{fx.Main.URL, fx.Second.URL}
+	srv, err := reference.NewServer(ctx, so)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +52,11 @@ func openHost(t *testing.T, ctx context.Context, opts playwright.BrowserNewConte
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bctx.Close() })
+	if initScript != "" {
+		if err := bctx.AddInitScript(playwright.Script{Content: playwright.String(initScript)}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	page, err := bctx.NewPage()
 	if err != nil {
 		t.Fatal(err)

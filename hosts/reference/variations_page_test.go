@@ -35,31 +35,11 @@ type varPage struct {
 
 func variationPage(t *testing.T, ctx context.Context, variations ...string) *varPage {
 	t.Helper()
-	browser, fx := e2e(t)
 	vs, err := reference.ParseVariations(variations)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: []string{fx.Main.URL, fx.Second.URL}, Variations: vs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	bctx, err := browser.NewContext(playwright.BrowserNewContextOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { bctx.Close() })
-	if err := bctx.AddInitScript(playwright.Script{Content: playwright.String(recordMessages)}); err != nil {
-		t.Fatal(err)
-	}
-	page, err := bctx.NewPage()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := page.Goto(srv.HostURL + "/"); err != nil {
-		t.Fatal(err)
-	}
+	page, srv := openHostWith(t, ctx, playwright.BrowserNewContextOptions{}, reference.ServerOptions{Variations: vs}, recordMessages)
 	return &varPage{t: t, page: page, srv: srv}
 }
 

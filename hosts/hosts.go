@@ -51,7 +51,21 @@ type Env struct {
 	// its page into this file, saved at teardown (it may show logged-in
 	// content). The browser must have been launched with bridge.Options.Video.
 	VideoFile string
-	Logf      func(format string, args ...any)
+	// Relay, when the run has one, carries the suite's channel through
+	// the fixture server's own MCP tools (the View's tools/call, which
+	// the host proxies) instead of an evaluate in the app frame: the
+	// transport of hosts whose frame the runner cannot reach.
+	Relay Relay
+	Logf  func(format string, args ...any)
+}
+
+// Relay is the runner's end of the relay SuiteBridge: the suite, in a View
+// of this run, speaks listTests/start/poll/resolve through app-only tools
+// of the fixture server, and Await hands the runner a SuiteBridge to it.
+type Relay interface {
+	// Await waits until a suite View bound to this run has appeared on the
+	// relay (or ctx ends) and returns the bridge to it.
+	Await(ctx context.Context) (SuiteBridge, error)
 }
 
 // Host is a host under test. Only Setup and Teardown are required.
@@ -156,6 +170,13 @@ type (
 	DownloadChecker interface {
 		CheckDownload(ctx context.Context, req protocol.Request) (protocol.Result, error)
 	}
+	// ToolOpener makes the host call req.Tool with req.Arguments and show
+	// that call's View, as a user of the host's own tool list or a deep
+	// link would (no agent). It returns once the host has been told; the
+	// suite learns from the fixture server whether the View appeared.
+	ToolOpener interface {
+		OpenTool(ctx context.Context, req protocol.Request) (protocol.Result, error)
+	}
 )
 
 // Supports reports whether h has the capability of kind k: its
@@ -229,6 +250,10 @@ func method(h Host, k protocol.Kind) capFunc {
 	case protocol.KindCheckDownload:
 		if c, ok := h.(DownloadChecker); ok {
 			return c.CheckDownload
+		}
+	case protocol.KindOpenTool:
+		if c, ok := h.(ToolOpener); ok {
+			return c.OpenTool
 		}
 	}
 	return nil

@@ -40,13 +40,19 @@ const (
 	// KindCheckDownload reports the next file the browser downloaded (its
 	// name and content), waiting up to TimeoutMs.
 	KindCheckDownload Kind = "checkDownload"
+	// KindOpenTool makes the host call Tool with Arguments and show that
+	// call's View (in the same page or another), the way a user of the
+	// host's tool list or a deep link would, with no agent involved. The
+	// suite opens its probe Views this way and asks the agent only when
+	// the host cannot.
+	KindOpenTool Kind = "openTool"
 )
 
 // Kinds lists every request kind, in the order of protocol.ts.
 var Kinds = []Kind{
 	KindClickTrigger, KindConfirmDialog, KindCheckLinkOpen, KindConversationContains,
 	KindToggleTheme, KindReadModelToolList, KindInspectFrame, KindReadConsole, KindResetIsolation,
-	KindCancelTool, KindCloseView, KindCheckDownload,
+	KindCancelTool, KindCloseView, KindCheckDownload, KindOpenTool,
 }
 
 // Dialog names a host confirmation dialog for confirmDialog.
@@ -75,6 +81,10 @@ type Request struct {
 	TimeoutMs            int    `json:"timeoutMs,omitempty"`
 	To                   string `json:"to,omitempty"`
 	Pattern              string `json:"pattern,omitempty"`
+	// Tool and Arguments are openTool's: the tool to call and its
+	// arguments (a JSON object).
+	Tool      string          `json:"tool,omitempty"`
+	Arguments json.RawMessage `json:"arguments,omitempty"`
 }
 
 // Validate reports whether the request is well formed for its kind. The page
@@ -114,6 +124,16 @@ func (r Request) Validate() error {
 	case KindCheckDownload:
 		if r.TimeoutMs < 0 {
 			return fmt.Errorf("checkDownload: negative timeoutMs")
+		}
+	case KindOpenTool:
+		if r.Tool == "" {
+			return fmt.Errorf("openTool: tool is empty")
+		}
+		if len(r.Arguments) > 0 {
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal(r.Arguments, &obj); err != nil || obj == nil {
+				return fmt.Errorf("openTool: arguments must be a JSON object, got %.80s", r.Arguments)
+			}
 		}
 	default:
 		return fmt.Errorf("unknown request kind %q", r.Kind)

@@ -18,6 +18,7 @@ export const KINDS = [
   "cancelTool",
   "closeView",
   "checkDownload",
+  "openTool",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -42,7 +43,11 @@ export type CapabilityRequest =
   // Close, as a user would, the View that displays the marker.
   | { kind: "closeView"; marker: string }
   // Report the next file the browser downloaded: {filename, content}.
-  | { kind: "checkDownload"; timeoutMs: number };
+  | { kind: "checkDownload"; timeoutMs: number }
+  // Make the host call the tool with these arguments and show that call's
+  // View (same page or another), as a user of its tool list or a deep link
+  // would: no agent involved.
+  | { kind: "openTool"; tool: string; arguments: Record<string, unknown> };
 
 // A parked request carries a sequence number so the runner dispatches it once.
 export type ParkedRequest = CapabilityRequest & { seq: number };

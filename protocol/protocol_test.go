@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"reflect"
 	"regexp"
 	"slices"
@@ -155,6 +156,8 @@ func TestRequestValidate(t *testing.T) {
 		{Kind: KindToggleTheme, To: "dark"},
 		{Kind: KindReadConsole, Pattern: "x"},
 		{Kind: KindResetIsolation},
+		{Kind: KindOpenTool, Tool: "conformance_slow"},
+		{Kind: KindOpenTool, Tool: "conformance_slow", Arguments: json.RawMessage(`{"probe":"p1","delayMs":1200}`)},
 	}
 	for _, r := range good {
 		if err := r.Validate(); err != nil {
@@ -168,6 +171,9 @@ func TestRequestValidate(t *testing.T) {
 		{Kind: KindConversationContains},
 		{Kind: KindToggleTheme, To: "blue"},
 		{Kind: KindReadConsole},
+		{Kind: KindOpenTool},
+		{Kind: KindOpenTool, Tool: "t", Arguments: json.RawMessage(`[1]`)},
+		{Kind: KindOpenTool, Tool: "t", Arguments: json.RawMessage(`null`)},
 	}
 	for _, r := range bad {
 		if err := r.Validate(); err == nil {

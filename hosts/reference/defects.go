@@ -80,11 +80,7 @@ type DefectSet map[string]bool
 
 // ParseDefects validates names against Defects.
 func ParseDefects(names []string) (DefectSet, error) {
-	known := make([]string, len(Defects))
-	for i, d := range Defects {
-		known[i] = d.Name
-	}
-	return parseNames("defect", "--list-defects", known, names)
+	return parseNames("defect", "--list-defects", Defects, names)
 }
 
 // List returns the names in a stable order (nil for an empty set).

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"text/tabwriter"
 
 	"github.com/mcpconform/mcpconform/fixtures"
 )
@@ -126,21 +125,11 @@ func isLoopbackAddr(addr string) bool {
 // ListDefects prints the switchable defects and the requirement each
 // breaks, as a table (serve --list-defects).
 func ListDefects(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "DEFECT\tBREAKS")
-	for _, d := range Defects {
-		fmt.Fprintf(tw, "%s\t%s\n", d.Name, d.Breaks)
-	}
-	return tw.Flush()
+	return listTable(w, "DEFECT\tBREAKS", Defects)
 }
 
 // ListVariations prints the legal variations and the spec sentence that
 // allows each, as a table (serve --list-variations).
 func ListVariations(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "VARIATION\tALLOWED BY")
-	for _, v := range Variations {
-		fmt.Fprintf(tw, "%s\t%s\n", v.Name, v.Allows)
-	}
-	return tw.Flush()
+	return listTable(w, "VARIATION\tALLOWED BY", Variations)
 }

@@ -54,11 +54,7 @@ type VariationSet map[string]bool
 
 // ParseVariations validates names against Variations.
 func ParseVariations(names []string) (VariationSet, error) {
-	known := make([]string, len(Variations))
-	for i, v := range Variations {
-		known[i] = v.Name
-	}
-	return parseNames("variation", "--list-variations", known, names)
+	return parseNames("variation", "--list-variations", Variations, names)
 }
 
 // List returns the names in a stable order.

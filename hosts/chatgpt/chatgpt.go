@@ -21,7 +21,6 @@ package chatgpt
 import (
 	"context"
 
-	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 )
 
@@ -59,17 +58,15 @@ func Profile() webchat.Profile {
 // Host drives ChatGPT: a webchat.Chat, whose capability methods it has.
 type Host struct{ *webchat.Chat }
 
-// init registers the host as --host chatgpt (hosts/builtin imports it).
-func init() { hosts.Register("chatgpt", func() hosts.Host { return New() }) }
+// newChat builds the driver, registered as --host chatgpt. Its one hook
+// is ChatGPT's prompt step; the rest are webchat's defaults.
+var newChat = webchat.Register(Profile, webchat.Hooks{SendPrompt: sendPrompt})
 
 // New returns the ChatGPT driver, configured from the environment.
 func New() *Host { return NewWithOptions(webchat.Options{}) }
 
 // NewWithOptions returns the ChatGPT driver.
-func NewWithOptions(o webchat.Options) *Host { return &Host{webchat.New(Profile(), hooks, o)} }
-
-// hooks are ChatGPT's steps; the rest are webchat's defaults.
-var hooks = webchat.Hooks{SendPrompt: sendPrompt}
+func NewWithOptions(o webchat.Options) *Host { return &Host{newChat(o)} }
 
 // sendPrompt picks the connector from the @-mention picker first (typed key
 // by key: the picker opens on input events) and then types the prompt: the

@@ -2,7 +2,6 @@ package chatgpt_test
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,16 +22,11 @@ func TestMain(m *testing.M) { e2etest.Main(m) }
 // storage state logged in to it, and returns the environment that points
 // the driver at it. Only the URL and the storage state are overridden:
 // every selector is the built-in one.
-func imitation(t *testing.T) (*webchattest.Product, map[string]string) {
-	t.Helper()
-	return webchattest.Imitate(t, "chatgpt", webchattest.Options{
-		PageFile:       "testdata/page.html",
-		SandboxPath:    "/web-sandbox.oaiusercontent.com/sandbox.html",
-		LoginPath:      "/auth/login",
-		AppName:        "mcpconform",
-		RequireMention: true,
-	})
-}
+var imitation = webchattest.Imitation("chatgpt", webchattest.Options{
+	SandboxPath:    "/web-sandbox.oaiusercontent.com/sandbox.html",
+	LoginPath:      "/auth/login",
+	RequireMention: true,
+})
 
 var lookup = webchattest.Lookup
 
@@ -70,17 +64,7 @@ func TestSuiteThroughChatGPTDriver(t *testing.T) {
 
 func TestEmptyStorageStateCountsAsMissing(t *testing.T) {
 	_, vars := imitation(t)
-	vars["MCPCONFORM_CHATGPT_STORAGE_STATE"] = ""
-	h := chatgpt.NewWithOptions(webchat.Options{Getenv: lookup(vars)})
-	var l logs
-	_, err := h.Setup(context.Background(), env(&l, 5*time.Second))
-	defer h.Teardown(context.Background())
-	if !errors.Is(err, webchat.ErrNoStorageState) || !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_STORAGE_STATE is not set or empty") {
-		t.Fatalf("an empty MCPCONFORM_CHATGPT_STORAGE_STATE: want ErrNoStorageState naming the variable, got %v", err)
-	}
-	if h.Ctx != nil {
-		t.Error("a browser context was opened without a session")
-	}
+	webchattest.EmptyStorageStateCountsAsMissing(t, "chatgpt", vars, func(o webchat.Options) *webchat.Chat { return chatgpt.NewWithOptions(o).Chat })
 }
 
 // setupFails runs Setup with the real environment (t.Setenv) and returns
@@ -90,20 +74,13 @@ func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration, *
 	return webchattest.SetupFails(t, chatgpt.New(), appTimeout)
 }
 
-func setenv(t *testing.T, vars map[string]string) {
-	for k, v := range vars {
-		t.Setenv(k, v)
-	}
-}
-
 // overriddenSetupFails starts the imitation, sets overrides on top of its
 // environment and returns Setup's error (it must fail within 30 s) and how
 // long Setup took.
 func overriddenSetupFails(t *testing.T, overrides map[string]string) (error, time.Duration) {
 	t.Helper()
 	_, vars := imitation(t)
-	setenv(t, vars)
-	setenv(t, overrides)
+	webchattest.Setenv(t, vars, overrides)
 	err, took, _ := setupFails(t, 30*time.Second)
 	return err, took
 }
@@ -138,7 +115,7 @@ func TestUnparsableSelectorFailsAtOnce(t *testing.T) {
 // off, the model never calls the tool and Setup says where it stopped.
 func TestWithoutTheMentionHookTheAppNeverShows(t *testing.T) {
 	p, vars := imitation(t)
-	setenv(t, vars)
+	webchattest.Setenv(t, vars)
 	t.Setenv("MCPCONFORM_CHATGPT_MENTION_OPTION_SELECTOR", "none")
 	err, _, _ := setupFails(t, 5*time.Second)
 	if !strings.Contains(err.Error(), "showed no app iframe") || !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_APP_FRAME_SELECTORS") {
@@ -156,7 +133,7 @@ func TestWithoutTheMentionHookTheAppNeverShows(t *testing.T) {
 func TestWithoutTheModalHookSetupFails(t *testing.T) {
 	_, vars := imitation(t)
 	vars["MCPCONFORM_CHATGPT_URL"] += "?modal-at-load"
-	setenv(t, vars)
+	webchattest.Setenv(t, vars)
 	t.Setenv("MCPCONFORM_CHATGPT_MODAL_DISMISS_SELECTOR", "none")
 	t.Setenv("MCPCONFORM_CHATGPT_PAGE_TIMEOUT", "3s")
 	err, _, _ := setupFails(t, 5*time.Second)
@@ -174,7 +151,7 @@ func TestLoggedOutSessionFailsFast(t *testing.T) {
 	if err := other.WriteStorageState(state, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	setenv(t, vars)
+	webchattest.Setenv(t, vars)
 	t.Setenv("MCPCONFORM_CHATGPT_STORAGE_STATE", state)
 	err, took, l := setupFails(t, 30*time.Second)
 	if !strings.Contains(err.Error(), "login page") || !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_STORAGE_STATE") || !strings.Contains(err.Error(), "mcpconform login --host chatgpt") {

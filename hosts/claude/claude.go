@@ -26,7 +26,6 @@ package claude
 import (
 	"context"
 
-	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 )
 
@@ -63,19 +62,17 @@ func Profile() webchat.Profile {
 // Host drives Claude: a webchat.Chat, whose capability methods it has.
 type Host struct{ *webchat.Chat }
 
-// init registers the host as --host claude (hosts/builtin imports it).
-func init() { hosts.Register("claude", func() hosts.Host { return New() }) }
+// newChat builds the driver, registered as --host claude. Its one hook is
+// Claude's prompt step; the rest are webchat's defaults (among them
+// CommitMessage: the profile's CommitDrafts makes it accept Claude's
+// drafted ui/message and send it).
+var newChat = webchat.Register(Profile, webchat.Hooks{SendPrompt: sendPrompt})
 
 // New returns the Claude driver, configured from the environment.
 func New() *Host { return NewWithOptions(webchat.Options{}) }
 
 // NewWithOptions returns the Claude driver.
-func NewWithOptions(o webchat.Options) *Host { return &Host{webchat.New(Profile(), hooks, o)} }
-
-// hooks are Claude's steps; the rest are webchat's defaults (among them
-// CommitMessage: the profile's CommitDrafts makes it accept Claude's
-// drafted ui/message and send it).
-var hooks = webchat.Hooks{SendPrompt: sendPrompt}
+func NewWithOptions(o webchat.Options) *Host { return &Host{newChat(o)} }
 
 // sendPrompt dismisses the cookie banner first (typing and Enter are
 // swallowed while it is up), retries the typing until the composer holds

@@ -2,7 +2,6 @@ package claude_test
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -21,15 +20,10 @@ func TestMain(m *testing.M) { e2etest.Main(m) }
 // imitation starts the local Claude imitation (testdata/page.html) and a
 // storage state logged in to it; only the URL and the storage state are
 // overridden, every selector is the built-in one.
-func imitation(t *testing.T) (*webchattest.Product, map[string]string) {
-	t.Helper()
-	return webchattest.Imitate(t, "claude", webchattest.Options{
-		PageFile:    "testdata/page.html",
-		SandboxPath: "/claudemcpcontent.com/sandbox.html",
-		LoginPath:   "/login",
-		AppName:     "mcpconform",
-	})
-}
+var imitation = webchattest.Imitation("claude", webchattest.Options{
+	SandboxPath: "/claudemcpcontent.com/sandbox.html",
+	LoginPath:   "/login",
+})
 
 var (
 	env = webchattest.Env
@@ -129,11 +123,10 @@ func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration) {
 // nothing makes Setup fail fast, naming the variable.
 func TestBrokenSendSelectorFailsFast(t *testing.T) {
 	_, vars := imitation(t)
-	for k, v := range vars {
-		t.Setenv(k, v)
-	}
-	t.Setenv("MCPCONFORM_CLAUDE_SEND_SELECTOR", `button[aria-label="Send Message Now"]`)
-	t.Setenv("MCPCONFORM_CLAUDE_PAGE_TIMEOUT", "2s")
+	webchattest.Setenv(t, vars, map[string]string{
+		"MCPCONFORM_CLAUDE_SEND_SELECTOR": `button[aria-label="Send Message Now"]`,
+		"MCPCONFORM_CLAUDE_PAGE_TIMEOUT":  "2s",
+	})
 	err, took := setupFails(t, 30*time.Second)
 	if !strings.Contains(err.Error(), "MCPCONFORM_CLAUDE_SEND_SELECTOR") || !strings.Contains(err.Error(), "set by") {
 		t.Errorf("the error does not name the overridden variable: %v", err)
@@ -147,11 +140,10 @@ func TestBrokenSendSelectorFailsFast(t *testing.T) {
 // error says what covers the composer.
 func TestWithoutTheCookieBannerHookSetupFails(t *testing.T) {
 	_, vars := imitation(t)
-	for k, v := range vars {
-		t.Setenv(k, v)
-	}
-	t.Setenv("MCPCONFORM_CLAUDE_MODAL_DISMISS_SELECTOR", "none")
-	t.Setenv("MCPCONFORM_CLAUDE_PAGE_TIMEOUT", "2s")
+	webchattest.Setenv(t, vars, map[string]string{
+		"MCPCONFORM_CLAUDE_MODAL_DISMISS_SELECTOR": "none",
+		"MCPCONFORM_CLAUDE_PAGE_TIMEOUT":           "2s",
+	})
 	err, _ := setupFails(t, 5*time.Second)
 	if !strings.Contains(err.Error(), "cookie-banner") || !strings.Contains(err.Error(), "MCPCONFORM_CLAUDE_MODAL_DISMISS_SELECTOR") {
 		t.Errorf("want an error naming the covering banner and the modal variable, got %v", err)
@@ -160,12 +152,5 @@ func TestWithoutTheCookieBannerHookSetupFails(t *testing.T) {
 
 func TestEmptyStorageStateCountsAsMissing(t *testing.T) {
 	_, vars := imitation(t)
-	vars["MCPCONFORM_CLAUDE_STORAGE_STATE"] = ""
-	h := claude.NewWithOptions(webchat.Options{Getenv: webchattest.Lookup(vars)})
-	var l webchattest.Logs
-	_, err := h.Setup(context.Background(), env(&l, 5*time.Second))
-	defer h.Teardown(context.Background())
-	if !errors.Is(err, webchat.ErrNoStorageState) || !strings.Contains(err.Error(), "MCPCONFORM_CLAUDE_STORAGE_STATE") {
-		t.Fatalf("want ErrNoStorageState naming the variable, got %v", err)
-	}
+	webchattest.EmptyStorageStateCountsAsMissing(t, "claude", vars, func(o webchat.Options) *webchat.Chat { return claude.NewWithOptions(o).Chat })
 }

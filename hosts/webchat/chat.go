@@ -70,6 +70,16 @@ func New(builtin Profile, h Hooks, o Options) *Chat {
 	return &Chat{Base: &browserhost.Base{}, builtin: builtin, hooks: h.withDefaults(), getenv: o.Getenv, logf: func(string, ...any) {}}
 }
 
+// Register makes a product's driver known as --host <Product> (a
+// product package calls it when its package variables are initialised;
+// hosts/builtin imports the package) and returns its constructor: a
+// product differs from another only by its profile and its hooks.
+func Register(profile func() Profile, h Hooks) func(Options) *Chat {
+	newChat := func(o Options) *Chat { return New(profile(), h, o) }
+	hosts.Register(profile().Product, func() hosts.Host { return newChat(Options{}) })
+	return newChat
+}
+
 // Builtin is the product's built-in profile (before the environment).
 func (c *Chat) Builtin() Profile { return c.builtin }
 

@@ -2,25 +2,43 @@ package webchattest
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
 )
+
+// Imitation returns Imitate of product with o, for a product package's
+// tests to call once per test.
+func Imitation(product string, o Options) func(*testing.T) (*Product, map[string]string) {
+	return func(t *testing.T) (*Product, map[string]string) {
+		t.Helper()
+		return Imitate(t, product, o)
+	}
+}
 
 // Imitate starts the imitation of product described by o, its MCP
 // servers the test binary's fixture servers (e2etest: without Chromium
 // the test skips), and a storage state logged in to it. It returns the
 // product and the variables that point the product's driver at it
 // (MCPCONFORM_<PRODUCT>_URL and _STORAGE_STATE); every selector stays the
-// built-in one.
+// built-in one. The page is the product package's testdata/page.html and
+// the connector is called mcpconform unless o says otherwise.
 func Imitate(t *testing.T, product string, o Options) (*Product, map[string]string) {
 	t.Helper()
+	if o.PageFile == "" {
+		o.PageFile = "testdata/page.html"
+	}
+	if o.AppName == "" {
+		o.AppName = "mcpconform"
+	}
 	_, fx := e2etest.Parts(t)
 	o.MCPServers = []string{fx.Main.URL, fx.Second.URL}
 	p, err := Start(context.Background(), o)
@@ -73,4 +91,34 @@ func SetupFails(t *testing.T, h hosts.Host, appTimeout time.Duration) (error, ti
 		t.Fatal("Setup succeeded")
 	}
 	return err, time.Since(start), &l
+}
+
+// Setenv puts each of vars into the test's environment (t.Setenv), later
+// maps over earlier ones.
+func Setenv(t *testing.T, vars ...map[string]string) {
+	for _, m := range vars {
+		for k, v := range m {
+			t.Setenv(k, v)
+		}
+	}
+}
+
+// EmptyStorageStateCountsAsMissing checks that h, built with the
+// variables vars of an imitation of product with the storage-state
+// variable set empty, fails Setup with ErrNoStorageState naming that
+// variable, without opening a browser context.
+func EmptyStorageStateCountsAsMissing(t *testing.T, product string, vars map[string]string, newHost func(webchat.Options) *webchat.Chat) {
+	t.Helper()
+	name := "MCPCONFORM_" + strings.ToUpper(product) + "_STORAGE_STATE"
+	vars[name] = ""
+	h := newHost(webchat.Options{Getenv: Lookup(vars)})
+	var l Logs
+	_, err := h.Setup(context.Background(), Env(&l, 5*time.Second))
+	defer h.Teardown(context.Background())
+	if !errors.Is(err, webchat.ErrNoStorageState) || !strings.Contains(err.Error(), name+" is not set or empty") {
+		t.Fatalf("an empty %s: want ErrNoStorageState naming the variable, got %v", name, err)
+	}
+	if h.Ctx != nil {
+		t.Error("a browser context was opened without a session")
+	}
 }

@@ -33,8 +33,10 @@ export interface MockProduct {
   message(text: string): Promise<void>;
   // confirmOpenLink resolves true when the link may open.
   confirmOpenLink(url: string): Promise<boolean>;
-  theme(): Theme;
-  onThemeChange(cb: (t: Theme) => void): void;
+  // applyTheme shows the theme on the page the way the product does (its
+  // mark on <html>); this file follows the system colour scheme and calls
+  // it at load and on every change.
+  applyTheme(t: Theme): void;
 }
 
 interface Config {
@@ -81,8 +83,12 @@ async function submit(text: string, mentions: string[]): Promise<void> {
 window.__mockHost = { submit };
 
 const views: AppView[] = [];
-product.onThemeChange((theme) => {
-  for (const v of views) v.contextChanged({ theme });
+const media = matchMedia("(prefers-color-scheme: dark)");
+const theme = (): Theme => (media.matches ? "dark" : "light");
+product.applyTheme(theme());
+media.addEventListener("change", () => {
+  product.applyTheme(theme());
+  for (const v of views) v.contextChanged({ theme: theme() });
 });
 
 class AppView {
@@ -133,7 +139,7 @@ class AppView {
 
   private hostContext(): Record<string, unknown> {
     return {
-      theme: product.theme(),
+      theme: theme(),
       displayMode: this.mode,
       availableDisplayModes: MODES,
       containerDimensions: { maxHeight: 6000, width: Math.round(this.frame.getBoundingClientRect().width) || 640 },

@@ -173,8 +173,8 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "video", Usage: "record a video of each host's page into the evidence directory as HOST/video.webm (needs FFmpeg: apt-get install ffmpeg; may show logged-in content) [MCPCONFORM_VIDEO]"},
 		}, append(browserFlags(true), outputFlags()...)...),
 		Action: func(c *cli.Context) error {
-			if c.Args().Len() > 0 {
-				return usage(fmt.Errorf("run takes no arguments, got %q", c.Args().Slice()))
+			if err := noArgs(c, ""); err != nil {
+				return err
 			}
 			cfg, err := loadConfig(c)
 			if err != nil {

@@ -51,12 +51,9 @@ medians of their figures.`,
 			&cli.BoolFlag{Name: "headed", Usage: "show the browser window"},
 		}, browserFlags(true)...),
 		Action: func(c *cli.Context) error {
-			if c.Args().Len() > 0 {
-				return usage(fmt.Errorf("bench takes no arguments, got %q", c.Args().Slice()))
-			}
 			var bc benchConfig
-			if err := load(c, &bc); err != nil {
-				return usage(err)
+			if err := loadNoArgs(c, &bc, ""); err != nil {
+				return err
 			}
 			o := bench.Options{
 				RoundTrips: c.Int("round-trips"), Evaluates: c.Int("evaluates"),

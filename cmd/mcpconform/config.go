@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -20,6 +21,30 @@ func load(c *cli.Context, cfg any) error {
 		return err
 	}
 	return vocabulary().Check(os.Environ())
+}
+
+// noArgs refuses arguments to a command that takes none, as a usage error;
+// hint, when given, says what to use instead.
+func noArgs(c *cli.Context, hint string) error {
+	if c.Args().Len() == 0 {
+		return nil
+	}
+	if hint != "" {
+		hint = " (" + hint + ")"
+	}
+	return usage(fmt.Errorf("%s takes no arguments, got %q%s", c.Command.Name, c.Args().Slice(), hint))
+}
+
+// loadNoArgs is noArgs, then load into cfg; a configuration error is a
+// usage error too.
+func loadNoArgs(c *cli.Context, cfg any, hint string) error {
+	if err := noArgs(c, hint); err != nil {
+		return err
+	}
+	if err := load(c, cfg); err != nil {
+		return usage(err)
+	}
+	return nil
 }
 
 // vocabulary is every variable mcpconform reads: each command's settings,

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/sethvargo/go-envconfig"
 	"github.com/urfave/cli/v2"
 
@@ -22,8 +20,8 @@ func hostsCommandWith(l envconfig.Lookuper) *cli.Command {
 			&cli.StringFlag{Name: "check", Usage: "validate the host profile `NAME` and say what is missing or wrong (starts nothing; exit code 2 when it is not usable)"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usage(fmt.Errorf("hosts takes no arguments, got %q (did you mean --check %s?)", c.Args().Slice(), c.Args().First()))
+			if err := noArgs(c, "did you mean --check "+c.Args().First()+"?"); err != nil {
+				return err
 			}
 			if c.IsSet("check") {
 				if err := generic.PrintCheck(c.App.Writer, c.String("check"), l); err != nil {

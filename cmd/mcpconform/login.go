@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 
@@ -29,12 +28,9 @@ func loginCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "write the storage state to `FILE` (default: $MCPCONFORM_<HOST>_STORAGE_STATE, else <user config dir>/mcpconform/<host>.storage-state.json)"},
 		}, browserFlags(false)...),
 		Action: func(c *cli.Context) error {
-			if c.Args().Len() > 0 {
-				return usage(fmt.Errorf("login takes no arguments, got %q", c.Args().Slice()))
-			}
 			var bc browserConfig
-			if err := load(c, &bc); err != nil {
-				return usage(err)
+			if err := loadNoArgs(c, &bc, ""); err != nil {
+				return err
 			}
 			ctx, stop := untilSignal(c.Context)
 			defer stop()

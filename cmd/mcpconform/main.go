@@ -55,6 +55,24 @@ func exitCode(err error) int {
 
 func usage(err error) error { return &exitError{code: ExitUsage, err: err} }
 
+// usageOrInfra is what a command returns for err, the error of the package
+// it calls: a *U (that package's UsageError) is a usage error with its
+// cause, any other error trouble running (ExitInfra), nil success.
+func usageOrInfra[U any, P interface {
+	*U
+	error
+	Unwrap() error
+}](err error) error {
+	var ue P
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ue):
+		return usage(ue.Unwrap())
+	}
+	return &exitError{code: ExitInfra, err: err}
+}
+
 // untilSignal is ctx, ended by SIGINT or SIGTERM.
 func untilSignal(ctx context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)

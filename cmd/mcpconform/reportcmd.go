@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -57,24 +55,13 @@ func reportCommand() *cli.Command {
 			&cli.BoolFlag{Name: "merge", Usage: "combine results of the same host (the shards of one run, --shard I/N) into one; a check in two files is an error"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.Args().Len() > 0 {
-				return usage(fmt.Errorf("report takes no arguments, got %q (use --from)", c.Args().Slice()))
-			}
 			var rc reportConfig
-			if err := load(c, &rc); err != nil {
-				return usage(err)
+			if err := loadNoArgs(c, &rc, "use --from"); err != nil {
+				return err
 			}
 			outs := report.OutputsOf(map[string]string{"junit": rc.JUnit, "tap": rc.TAP, "markdown": rc.Markdown, "json": rc.JSON, "html": rc.HTML})
-			err := session.Convert{From: rc.From, Compare: rc.Compare, Outputs: outs, Expectations: rc.Expectations,
-				Merge: rc.Merge, AttachmentsRoot: rc.AttachmentsRoot, Stdin: c.App.Reader, Stdout: c.App.Writer}.Write()
-			var ue *session.UsageError
-			switch {
-			case errors.As(err, &ue):
-				return usage(ue.Err)
-			case err != nil:
-				return &exitError{code: ExitInfra, err: err}
-			}
-			return nil
+			return usageOrInfra[session.UsageError](session.Convert{From: rc.From, Compare: rc.Compare, Outputs: outs, Expectations: rc.Expectations,
+				Merge: rc.Merge, AttachmentsRoot: rc.AttachmentsRoot, Stdin: c.App.Reader, Stdout: c.App.Writer}.Write())
 		},
 	}
 }

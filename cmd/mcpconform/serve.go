@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -54,14 +53,7 @@ func serveCommand() *cli.Command {
 					fmt.Fprintf(c.App.ErrWriter, "mcpconform: warning: "+format+"\n", args...)
 				},
 			}, c.App.Writer)
-			var ue *reference.UsageError
-			switch {
-			case errors.As(err, &ue):
-				return usage(ue.Err)
-			case err != nil:
-				return &exitError{code: ExitInfra, err: err}
-			}
-			return nil
+			return usageOrInfra[reference.UsageError](err)
 		},
 	}
 }

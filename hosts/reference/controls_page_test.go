@@ -36,12 +36,15 @@ func openHost(t *testing.T, ctx context.Context, opts playwright.BrowserNewConte
 }
 
 // openHostWith starts a reference host with so (its MCP servers are the
-// package's fixtures) and opens its page in a fresh browser context made
-// with opts, running initScript, when given, in every frame first.
+// package's fixtures unless so names others) and opens its page in a
+// fresh browser context made with opts, running initScript, when given,
+// in every frame first.
 func openHostWith(t *testing.T, ctx context.Context, opts playwright.BrowserNewContextOptions, so reference.ServerOptions, initScript string) (playwright.Page, *reference.Server) {
 	t.Helper()
 	browser, fx := e2e(t)
-	so.MCPServers = []string{fx.Main.URL, fx.Second.URL}
+	if len(so.MCPServers) == 0 {
+		so.MCPServers = []string{fx.Main.URL, fx.Second.URL}
+	}
 	srv, err := reference.NewServer(ctx, so)
 	if err != nil {
 		t.Fatal(err)

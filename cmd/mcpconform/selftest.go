@@ -15,13 +15,11 @@ func selftestCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "selftest",
 		Usage: "prove every check can fail (once per switchable defect: the mutation score) and that none fails on a host that differs within the spec (once per legal variation: the specificity)",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "parallel", Value: 2, Usage: "defect runs at once"},
 			&cli.StringFlag{Name: "scope", Value: string(selftest.ScopeFull), Usage: "`full` runs the whole suite under each defect; area runs only the areas of the checks the defect must turn red (faster, what CI runs)"},
 			&cli.BoolFlag{Name: "specificity", Value: true, Usage: "also run the whole catalogue under each legal host variation (serve --list-variations) and demand no FAIL, ERROR or TIMEOUT"},
-			&cli.StringFlag{Name: "browser", Usage: "Chromium binary `PATH` [MCPCONFORM_BROWSER]"},
-			&cli.StringFlag{Name: "node", Usage: "Node.js binary `PATH` [MCPCONFORM_NODE]"},
-		},
+		}, browserFlags(false)...),
 		Action: func(c *cli.Context) error {
 			if c.Int("parallel") < 1 {
 				return usage(fmt.Errorf("--parallel must be at least 1"))

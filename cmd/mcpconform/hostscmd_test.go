@@ -86,7 +86,7 @@ func TestHostsCheck(t *testing.T) {
 	if err != nil || code != ExitOK {
 		t.Fatalf("exit %d: %v\n%s", code, err, out)
 	}
-	for _, w := range []string{
+	says(t, "--check", out,
 		"profile insp: OK",
 		"MCPCONFORM_INSP_URL", "set (required)",
 		"MCPCONFORM_INSP_STEP_TIMEOUT", "unset (default 30s)",
@@ -94,12 +94,7 @@ func TestHostsCheck(t *testing.T) {
 		"3. fill [data-testid=apps-form] input=(15 characters)",
 		"4. click [data-testid=open-app]",
 		"supported:   clickTrigger, confirmDialog",
-		"conversationContains (CONVERSATION is not set)",
-	} {
-		if !strings.Contains(out, w) {
-			t.Errorf("--check does not say %q:\n%s", w, out)
-		}
-	}
+		"conversationContains (CONVERSATION is not set)")
 	if strings.Contains(out, "SECRET-TOKEN") || strings.Contains(out, "hunter2") {
 		t.Errorf("--check prints a secret:\n%s", out)
 	}
@@ -119,11 +114,7 @@ func TestHostsCheck(t *testing.T) {
 			if code != ExitUsage || err == nil {
 				t.Fatalf("exit %d, want %d: %v\n%s", code, ExitUsage, err, out)
 			}
-			for _, w := range c.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("the message does not say %q: %v", w, err)
-				}
-			}
+			says(t, "the message", err.Error(), c.want...)
 			if v, ok := c.vars["MCPCONFORM_INSP_URL"]; ok && v == "" && !regexp.MustCompile(`MCPCONFORM_INSP_URL\s+EMPTY`).MatchString(out) {
 				t.Errorf("the variable table does not flag the empty URL:\n%s", out)
 			}

@@ -229,11 +229,7 @@ func TestListPrintsTheCatalogue(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	for _, want := range []string{"ID", "CLAUSE", "visibility/app-tool-hidden", "MUST NOT", "readModelToolList,clickTrigger,conversationContains"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("list output lacks %q:\n%s", want, stdout)
-		}
-	}
+	says(t, "list output", stdout, "ID", "CLAUSE", "visibility/app-tool-hidden", "MUST NOT", "readModelToolList,clickTrigger,conversationContains")
 	if strings.Contains(stdout, "diag/") {
 		t.Errorf("diagnostics leaked into the catalogue:\n%s", stdout)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -297,12 +298,8 @@ func TestVerdictErrorMessages(t *testing.T) {
 	exp, _ := expectations.Parse("exp.yml", []byte(expectationsYAML))
 	run := hostRun("reference", kase("lifecycle/teardown", "PASS", ""), kase("display/other", "FAIL", "x"))
 	err := verdictError(run, exp, false)
-	for _, want := range []string{"1 failure not in the expectations: reference display/other",
-		"1 stale expectations entry (the check passes now; remove it from exp.yml, or pass --allow-stale): reference lifecycle/teardown"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("error %v lacks %q", err, want)
-		}
-	}
+	says(t, "the error", fmt.Sprint(err), "1 failure not in the expectations: reference display/other",
+		"1 stale expectations entry (the check passes now; remove it from exp.yml, or pass --allow-stale): reference lifecycle/teardown")
 	if err := verdictError(hostRun("reference", kase("a/b", "SKIP", "")), nil, false); err == nil || !strings.Contains(err.Error(), "every selected check was skipped") {
 		t.Errorf("empty run: %v", err)
 	}
@@ -362,11 +359,7 @@ func TestWriteOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"1 passed, 1 failed, 0 skipped, 1 expected failure, 1 stale", "FAIL (expected, baseline)", "`resources/csp`"} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("Markdown lacks %q:\n%s", want, md)
-		}
-	}
+	says(t, "Markdown", string(md), "1 passed, 1 failed, 0 skipped, 1 expected failure, 1 stale", "FAIL (expected, baseline)", "`resources/csp`")
 
 	var suites junit.Testsuites
 	if err := xml.Unmarshal(junitXML.Bytes(), &suites); err != nil {
@@ -523,11 +516,7 @@ func TestReportMergesHosts(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %v", code, err)
 	}
-	for _, want := range []string{"TAP version 14\n1..2\n# Subtest: reference\n", "\nok 1 - reference\n", "# Subtest: claude-web\n", "\nnot ok 2 - claude-web\n"} {
-		if !strings.Contains(stdout, want) {
-			t.Errorf("merged TAP lacks %q:\n%s", want, stdout)
-		}
-	}
+	says(t, "merged TAP", stdout, "TAP version 14\n1..2\n# Subtest: reference\n", "\nok 1 - reference\n", "# Subtest: claude-web\n", "\nnot ok 2 - claude-web\n")
 	merged, err := report.ReadRuns([]string{a, b}, nil, false)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -427,13 +428,10 @@ func reportApp(t *testing.T, stdin string, args ...string) (stdout string, code 
 	return out.String(), exitCode(err), err
 }
 
+// saveJSON writes run to path as run --json does.
 func saveJSON(t *testing.T, path string, run report.Run) {
 	t.Helper()
-	var b bytes.Buffer
-	if err := report.WriteJSON(&b, run); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := report.WriteFile(path, func(w io.Writer) error { return report.WriteJSON(w, run) }); err != nil {
 		t.Fatal(err)
 	}
 }

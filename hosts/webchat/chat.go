@@ -11,8 +11,8 @@
 //     the theme. Each hook is optional; a nil one runs the default, which
 //     drives the page from the profile alone.
 //
-// A product package supplies its Profile and Hooks and wraps *Chat in its
-// own Host type; Chat has the capability methods (caps.go), the building
+// A product package supplies its Profile and Hooks to Register and wraps
+// *Chat in its own Host type; Chat has the capability methods (caps.go), the building
 // blocks hooks are written with (blocks.go), the login profile (login.go)
 // and the storage state (storage.go).
 package webchat

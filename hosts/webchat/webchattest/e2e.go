@@ -103,9 +103,9 @@ func Setenv(t *testing.T, vars ...map[string]string) {
 	}
 }
 
-// EmptyStorageStateCountsAsMissing checks that h, built with the
-// variables vars of an imitation of product with the storage-state
-// variable set empty, fails Setup with ErrNoStorageState naming that
+// EmptyStorageStateCountsAsMissing sets product's storage-state variable
+// empty in vars (an imitation's variables) and checks that the driver
+// newHost builds from them fails Setup with ErrNoStorageState naming that
 // variable, without opening a browser context.
 func EmptyStorageStateCountsAsMissing(t *testing.T, product string, vars map[string]string, newHost func(webchat.Options) *webchat.Chat) {
 	t.Helper()

@@ -60,7 +60,9 @@ func TestJudgedCounts(t *testing.T) {
 // were selected, from the one count.
 func TestEveryFormatShowsJudged(t *testing.T) {
 	run := fullRun()
-	tail := func(j Judged) string { return strings.TrimPrefix(j.String(), fmt.Sprintf("judged %d of %d", j.Judged, j.Selected)) }
+	tail := func(j Judged) string {
+		return strings.TrimPrefix(j.String(), fmt.Sprintf("judged %d of %d", j.Judged, j.Selected))
+	}
 	for _, f := range Formats {
 		var b bytes.Buffer
 		if err := f.Write(&b, run, Options{}); err != nil {

@@ -193,6 +193,8 @@ func TestDispatchResolveAndUnsupported(t *testing.T) {
 	}
 	if a := f.answers["a/theme"]; len(a) != 1 || !a[0].Unsupported {
 		t.Errorf("toggleTheme on a host without it must answer unsupported, got %+v", a)
+	} else if a[0].Error != UnsupportedReason(protocol.KindToggleTheme, "") || !strings.Contains(a[0].Error, "MCPCONFORM_<PROFILE>_THEME_TOGGLE") {
+		t.Errorf("the unsupported answer does not say how to provide toggleTheme: %q", a[0].Error)
 	}
 	if strings.Join(seen, ",") != "a/click,a/theme,a/nohost" {
 		t.Errorf("OnCase order %v, want suite order", seen)

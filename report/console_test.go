@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/mcpconform/mcpconform/internal/golden"
-
 	"bytes"
 	"regexp"
 	"strings"
@@ -24,18 +22,6 @@ func consoleRun(run Run, color bool, opts ...ConsoleOption) []byte {
 	}
 	c.Summary(run)
 	return buf.Bytes()
-}
-
-func TestConsoleGoldenPlain(t *testing.T) { golden.Check(t, "console_plain", consoleOutput(false)) }
-func TestConsoleGoldenColor(t *testing.T) { golden.Check(t, "console_color", consoleOutput(true)) }
-func TestConsoleGoldenBaseline(t *testing.T) {
-	golden.Check(t, "console_baseline", consoleRun(fullRun(), false))
-}
-func TestConsoleGoldenVerbose(t *testing.T) {
-	golden.Check(t, "console_verbose", consoleRun(fullRun(), false, ConsoleVerbose(true)))
-}
-func TestConsoleGoldenQuiet(t *testing.T) {
-	golden.Check(t, "console_quiet", consoleRun(fullRun(), false, ConsoleQuiet(true)))
 }
 
 // TestConsoleQuiet prints only what fails the run: failures not covered by

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/mcpconform/mcpconform/internal/golden"
-
 	"bytes"
 	"encoding/json"
 	"os"
@@ -13,11 +11,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
-
-func TestJSONGolden(t *testing.T) {
-	buf := render(t, WriteJSON, fullRun())
-	golden.Check(t, "results_json", buf.Bytes())
-}
 
 // TestJSONRoundTrip: what ReadJSON gives back renders every other format
 // byte for byte as the original run does, which is what `mcpconform report

@@ -80,15 +80,7 @@ func (j *Judged) add(s protocol.Status) {
 func (h HostRun) Judged() Judged { return JudgedOf(h.Cases) }
 
 // Judged counts every case of the run, all hosts together.
-func (r Run) Judged() Judged {
-	var j Judged
-	for _, h := range r.Hosts {
-		for _, c := range h.Cases {
-			j.add(c.Status)
-		}
-	}
-	return j
-}
+func (r Run) Judged() Judged { return JudgedOf(r.cases()) }
 
 // String is the line every format shows, e.g.
 //

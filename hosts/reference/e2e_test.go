@@ -136,7 +136,7 @@ func TestMissingCapabilitiesSkip(t *testing.T) {
 		why, how, _ := strings.Cut(r, "; to make it judgeable: ")
 		return why + "; " + context + "; to make it judgeable: " + how
 	}
-	noAgent := skip(protocol.KindClickTrigger, "so the agent control question cannot be sent through the suite's trigger")
+	noAgent := skip(protocol.KindClickTrigger, "needed to send the agent control question through the suite's trigger")
 	for id, want := range map[string]string{
 		"context/theme-change-notifies": skip(protocol.KindToggleTheme, ""),
 		"visibility/app-tool-hidden":    skip(protocol.KindReadModelToolList, "nor can the agent be asked for its tools instead: "+noAgent),

@@ -122,6 +122,24 @@ func TestJSONMatchesSchema(t *testing.T) {
 	if validateResults(t, []byte(bad)) == nil {
 		t.Error("schema accepts status GREEN")
 	}
+	// The judged counts are checked where present, and optional, as a
+	// document written before them lacks them.
+	if !strings.Contains(buf.String(), `"selected": 9`) {
+		t.Fatalf("no judged counts in %s", buf.String())
+	}
+	if validateResults(t, []byte(strings.Replace(buf.String(), `"selected": 9`, `"selected": -9`, 1))) == nil {
+		t.Error("schema accepts a negative judged.selected")
+	}
+	var old map[string]any
+	json.Unmarshal(buf.Bytes(), &old)
+	delete(old, "judged")
+	for _, h := range old["hosts"].([]any) {
+		delete(h.(map[string]any), "judged")
+	}
+	before, _ := json.Marshal(old)
+	if err := validateResults(t, before); err != nil {
+		t.Errorf("a document without judged counts is refused: %v", err)
+	}
 }
 
 // validateResults validates a results document against JSONSchema; a

@@ -147,8 +147,10 @@ func (c *Console) Case(host string, tc Case) {
 	io.WriteString(c.w, b.String())
 }
 
-// Summary prints why any host stopped early, then the final line, the
-// run's Tally ("N passed, N failed, N skipped", plus expected failures,
+// Summary prints why any host stopped early, with several hosts how many
+// of each host's checks were judged ("JUDGED host: judged N of M …"), the
+// run's Judged line ("judged N of M (PASS n, FAIL n); …"), then the final
+// line, the run's Tally ("N passed, N failed, N skipped", plus expected failures,
 // flaky and stale counts when a baseline produced any). That line is never
 // coloured and is the only line of its form, because CI parses it. In
 // verbose mode, each host's metadata and the baseline entries that matched
@@ -178,7 +180,12 @@ func (c *Console) Summary(r Run) {
 		if infra := oneLine(sanitize(h.Infra)); infra != "" {
 			fmt.Fprintf(&b, "%s %s: %s\n", c.paint(sgrRed, "INFRA"), host, infra)
 		}
+		if len(r.Hosts) > 1 {
+			fmt.Fprintf(&b, "%s %s: %s\n", c.paint(sgrBold, "JUDGED"), host, h.Judged())
+		}
 	}
+	b.WriteString(r.Judged().String())
+	b.WriteByte('\n')
 	b.WriteString(r.Tally().String())
 	b.WriteByte('\n')
 	c.mu.Lock()

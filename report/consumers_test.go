@@ -2,11 +2,13 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -250,15 +252,34 @@ type junitCountsRead struct {
 	Time     float64 `json:"time"`
 }
 
+// propString is a property value as a consumer read it (a string, a
+// number, or null for an empty one) back as the text in the XML.
+func propString(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
+}
+
 type junitRead struct {
 	JUnit2JSON struct {
 		junitCountsRead
 		Testsuite []struct {
 			junitCountsRead
-			Timestamp  string `json:"timestamp"`
-			Properties []struct{ Name, Value string }
-			SystemErr  []string `json:"system-err"`
-			Testcase   []struct {
+			Timestamp string `json:"timestamp"`
+			// Values are any: both tools read a numeric property
+			// (checks.judged) as a number.
+			Properties []struct {
+				Name  string
+				Value any
+			}
+			SystemErr []string `json:"system-err"`
+			Testcase  []struct {
 				Name      string            `json:"name"`
 				Classname string            `json:"classname"`
 				Time      *float64          `json:"time"`
@@ -273,7 +294,7 @@ type junitRead struct {
 		Suites []struct {
 			Name                                   string
 			Total, Passed, Failed, Errors, Skipped int
-			Metadata                               map[string]string
+			Metadata                               map[string]any
 			Cases                                  []struct {
 				Name        string
 				Status      string
@@ -341,11 +362,13 @@ func checkJUnitConsumers(t *testing.T, run Run, root string, got junitRead) {
 		}
 		props := map[string]string{}
 		for _, p := range s.Properties {
-			props[p.Name] = p.Value
+			props[p.Name] = propString(p.Value)
 		}
+		j := h.Judged()
 		for k, v := range map[string]string{"host": h.Host, "host.version": h.HostVersion, "platform": h.Platform,
-			"browser": h.Browser, "suite.version": h.SuiteVersion, "date": h.StartedAt.UTC().Format(time.RFC3339)} {
-			if props[k] != v || ts.Metadata[k] != v {
+			"browser": h.Browser, "suite.version": h.SuiteVersion, "date": h.StartedAt.UTC().Format(time.RFC3339),
+			"checks.selected": strconv.Itoa(j.Selected), "checks.judged": strconv.Itoa(j.Judged), "judged": j.String()} {
+			if props[k] != v || propString(ts.Metadata[k]) != v {
 				t.Errorf("suite %s: property %s read as %q and %q, want %q", h.Host, k, props[k], ts.Metadata[k], v)
 			}
 		}

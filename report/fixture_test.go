@@ -14,84 +14,79 @@ func meta(id string, clause protocol.Clause, ed protocol.Edition, ref string) pr
 	return protocol.TestMeta{ID: id, Name: id, Clause: clause, Edition: ed, SpecRef: ref, Vantage: protocol.VantageInView}
 }
 
+// The checks every fixture host ran.
+var (
+	initMeta    = meta("lifecycle/initialize-capabilities", protocol.ClauseMust, protocol.EditionStable, "apps.mdx#initialize")
+	themeMeta   = meta("display/theme-toggle", protocol.ClauseMust, protocol.EditionStable, "apps.mdx#theming")
+	contextMeta = meta("display/host-context-changed", protocol.ClauseShould, protocol.EditionStable, "apps.mdx#host-context")
+)
+
+// chromiumHost is a fixture host's metadata: a Chromium on linux/amd64
+// with suite 0.3.0.
+func chromiumHost(host, name, version string, start time.Time, d time.Duration) HostRun {
+	return HostRun{Host: host, HostName: name, HostVersion: version, Browser: "chromium 140.0.7339.16",
+		Platform: "linux/amd64", SuiteVersion: "0.3.0", StartedAt: start, Duration: d}
+}
+
 // referenceHost covers every status and the awkward messages: ANSI colour
 // and hyperlink codes, raw control characters, a CDATA terminator, "#" and
 // "\", CR LF and multi-line text.
 func referenceHost() HostRun {
 	ms := time.Millisecond
 	stable, draft := protocol.EditionStable, protocol.EditionDraft
-	return HostRun{
-		Host:         "reference",
-		HostName:     "mcp-reference-host",
-		HostVersion:  "0.4.1",
-		Browser:      "chromium 140.0.7339.16",
-		Platform:     "linux/amd64",
-		SuiteVersion: "0.3.0",
-		StartedAt:    t0,
-		Duration:     42*time.Second + 517*ms,
-		HostInfo:     json.RawMessage(`{"name":"mcp-reference-host","version":"0.4.1"}`),
-		Capabilities: json.RawMessage(`{"openLinks":{},"serverTools":{"listChanged":true},"sandbox":{"csp":{}}}`),
-		Context:      json.RawMessage(`{"theme":"light","displayMode":"inline","locale":"en-US"}`),
-		Cases: []Case{
-			{TestMeta: meta("lifecycle/initialize-capabilities", protocol.ClauseMust, stable, "apps.mdx#initialize"),
-				Status: protocol.StatusPass, Duration: 412 * ms},
-			{TestMeta: meta("display/theme-toggle", protocol.ClauseMust, stable, "apps.mdx#theming"),
-				Status:   protocol.StatusFail,
-				Message:  "\x1b[31mexpected\x1b[0m theme \"dark\", got <light> & \x00\x07bell\x7f \x1b]8;;https://example.test\x07link\x1b]8;;\x07 ]]> end",
-				Duration: 1234 * ms,
-				Evidence: []string{"/ci/project/mcpconform-results/reference/display-theme-toggle.png", "/ci/project/mcpconform-results/reference/display-theme-toggle.html"}},
-			{TestMeta: meta("display/host-context-changed", protocol.ClauseShould, stable, "apps.mdx#host-context"),
-				Status:   protocol.StatusTimeout,
-				Message:  "no hostcontextchanged within 5000ms\r\nlast event: ui/initialize\n  at step 3\n",
-				Duration: 31002 * ms},
-			{TestMeta: meta("tools/call-result", protocol.ClauseMustNot, draft, "draft/apps.mdx#call"),
-				Status:   protocol.StatusError,
-				Message:  "page crashed # see issue #12 in C:\\logs\\run.txt",
-				Duration: 87 * ms},
-			{TestMeta: meta("visibility/app-tool-hidden", protocol.ClauseMust, stable, "apps.mdx#visibility"),
-				Status:   protocol.StatusSkip,
-				Message:  "unsupported: readModelToolList",
-				Duration: 10 * ms},
-			{TestMeta: meta("visibility/needs-second-host", protocol.ClauseMay, draft, ""),
-				Status:   protocol.StatusSkip,
-				Message:  "needs host #2 \\ not configured\nsee --hosts",
-				Duration: 0},
-			{TestMeta: meta("resources/csp-default", protocol.ClauseMust, stable, "apps.mdx#csp"),
-				Status:   protocol.StatusNotRun,
-				Message:  "depends on lifecycle/initialize-capabilities",
-				Duration: 0},
-			{TestMeta: meta("lifecycle/teardown", protocol.ClauseInfo, stable, "apps.mdx#teardown"),
-				Status: protocol.StatusPass, Duration: 1500 * ms},
-			{TestMeta: meta("context/theme-change-notifies", protocol.ClauseMay, stable, "apps.mdx#host-context-changed"),
-				Status:   protocol.StatusOptional,
-				Message:  "no host-context-changed within 5000ms of a theme toggle # MAY",
-				Duration: 5003 * ms},
-		},
+	h := chromiumHost("reference", "mcp-reference-host", "0.4.1", t0, 42*time.Second+517*ms)
+	h.HostInfo = json.RawMessage(`{"name":"mcp-reference-host","version":"0.4.1"}`)
+	h.Capabilities = json.RawMessage(`{"openLinks":{},"serverTools":{"listChanged":true},"sandbox":{"csp":{}}}`)
+	h.Context = json.RawMessage(`{"theme":"light","displayMode":"inline","locale":"en-US"}`)
+	h.Cases = []Case{
+		{TestMeta: initMeta, Status: protocol.StatusPass, Duration: 412 * ms},
+		{TestMeta: themeMeta,
+			Status:   protocol.StatusFail,
+			Message:  "\x1b[31mexpected\x1b[0m theme \"dark\", got <light> & \x00\x07bell\x7f \x1b]8;;https://example.test\x07link\x1b]8;;\x07 ]]> end",
+			Duration: 1234 * ms,
+			Evidence: []string{"/ci/project/mcpconform-results/reference/display-theme-toggle.png", "/ci/project/mcpconform-results/reference/display-theme-toggle.html"}},
+		{TestMeta: contextMeta,
+			Status:   protocol.StatusTimeout,
+			Message:  "no hostcontextchanged within 5000ms\r\nlast event: ui/initialize\n  at step 3\n",
+			Duration: 31002 * ms},
+		{TestMeta: meta("tools/call-result", protocol.ClauseMustNot, draft, "draft/apps.mdx#call"),
+			Status:   protocol.StatusError,
+			Message:  "page crashed # see issue #12 in C:\\logs\\run.txt",
+			Duration: 87 * ms},
+		{TestMeta: meta("visibility/app-tool-hidden", protocol.ClauseMust, stable, "apps.mdx#visibility"),
+			Status:   protocol.StatusSkip,
+			Message:  "unsupported: readModelToolList",
+			Duration: 10 * ms},
+		{TestMeta: meta("visibility/needs-second-host", protocol.ClauseMay, draft, ""),
+			Status:   protocol.StatusSkip,
+			Message:  "needs host #2 \\ not configured\nsee --hosts",
+			Duration: 0},
+		{TestMeta: meta("resources/csp-default", protocol.ClauseMust, stable, "apps.mdx#csp"),
+			Status:   protocol.StatusNotRun,
+			Message:  "depends on lifecycle/initialize-capabilities",
+			Duration: 0},
+		{TestMeta: meta("lifecycle/teardown", protocol.ClauseInfo, stable, "apps.mdx#teardown"),
+			Status: protocol.StatusPass, Duration: 1500 * ms},
+		{TestMeta: meta("context/theme-change-notifies", protocol.ClauseMay, stable, "apps.mdx#host-context-changed"),
+			Status:   protocol.StatusOptional,
+			Message:  "no host-context-changed within 5000ms of a theme toggle # MAY",
+			Duration: 5003 * ms},
 	}
+	return h
 }
 
 // brokenHost stopped for an infrastructure reason: its unreached cases are
 // NOTRUN, one with and one without its own message.
 func brokenHost() HostRun {
-	ms := time.Millisecond
-	stable := protocol.EditionStable
-	return HostRun{
-		Host:         "other",
-		Browser:      "firefox 141.0",
-		Platform:     "linux/amd64",
-		SuiteVersion: "0.3.0",
-		StartedAt:    t0.Add(43 * time.Second),
-		Duration:     5 * time.Second,
-		Infra:        "browser exited: \x1b[1mSIGKILL\x1b[0m\nafter 5s",
-		Cases: []Case{
-			{TestMeta: meta("lifecycle/initialize-capabilities", protocol.ClauseMust, stable, "apps.mdx#initialize"),
-				Status: protocol.StatusPass, Duration: 650 * ms},
-			{TestMeta: meta("display/theme-toggle", protocol.ClauseMust, stable, "apps.mdx#theming"),
-				Status: protocol.StatusNotRun},
-			{TestMeta: meta("display/host-context-changed", protocol.ClauseShould, stable, "apps.mdx#host-context"),
-				Status: protocol.StatusNotRun, Message: "not run: suite stalled"},
-		},
+	h := chromiumHost("other", "", "", t0.Add(43*time.Second), 5*time.Second)
+	h.Browser = "firefox 141.0"
+	h.Infra = "browser exited: \x1b[1mSIGKILL\x1b[0m\nafter 5s"
+	h.Cases = []Case{
+		{TestMeta: initMeta, Status: protocol.StatusPass, Duration: 650 * time.Millisecond},
+		{TestMeta: themeMeta, Status: protocol.StatusNotRun},
+		{TestMeta: contextMeta, Status: protocol.StatusNotRun, Message: "not run: suite stalled"},
 	}
+	return h
 }
 
 // baselinedHost has a baseline entry on most cases, covering every outcome:
@@ -105,49 +100,40 @@ func baselinedHost() HostRun {
 		return &Expectation{ID: id, Reason: reason, Allow: allow, Line: line}
 	}
 	pass, timeout := protocol.StatusPass, protocol.StatusTimeout
-	return HostRun{
-		Host:         "claude-web",
-		HostName:     "claude-ai",
-		HostVersion:  "2026.09.1",
-		Browser:      "chromium 140.0.7339.16",
-		Platform:     "linux/amd64",
-		SuiteVersion: "0.3.0",
-		StartedAt:    t0.Add(50 * time.Second),
-		Duration:     20 * time.Second,
-		Cases: []Case{
-			{TestMeta: meta("lifecycle/initialize-capabilities", protocol.ClauseMust, stable, "apps.mdx#initialize"),
-				Status: protocol.StatusPass, Duration: 300 * ms},
-			{TestMeta: meta("display/theme-toggle", protocol.ClauseMust, stable, "apps.mdx#theming"),
-				Status: protocol.StatusFail, Message: "no ui/notifications/host-context-changed after the theme toggle",
-				Duration: 5001 * ms, Expect: expect("display/theme-toggle", "host#12: theme is fixed per conversation", 3),
-				Evidence: []string{"/ci/project/mcpconform-results/claude-web/display-theme-toggle.png"}},
-			{TestMeta: meta("display/host-context-changed", protocol.ClauseShould, stable, "apps.mdx#host-context"),
-				Status: protocol.StatusTimeout, Message: "no hostcontextchanged within 5000ms",
-				Duration: 5000 * ms, Expect: expect("display/host-context-changed", "", 4)},
-			{TestMeta: meta("tools/call-result", protocol.ClauseMust, stable, "apps.mdx#call"),
-				Status: protocol.StatusTimeout, Message: "tools/call answered after 10s",
-				Duration: 10000 * ms, Expect: expect("tools/call-result", "slow under load", 5, pass, timeout)},
-			{TestMeta: meta("tools/call-args", protocol.ClauseMust, stable, "apps.mdx#call"),
-				Status: protocol.StatusPass, Duration: 40 * ms,
-				Expect: expect("tools/call-args", "sometimes times out", 9, pass, timeout)},
-			{TestMeta: meta("lifecycle/teardown", protocol.ClauseMust, stable, "apps.mdx#teardown"),
-				Status: protocol.StatusPass, Duration: 20 * ms,
-				Expect: expect("lifecycle/teardown", "fixed in 2026.09", 13)},
-			{TestMeta: meta("resources/csp-default", protocol.ClauseMust, stable, "apps.mdx#csp"),
-				Status: protocol.StatusFail, Message: "img-src allowed https://evil.test",
-				Duration: 150 * ms, Evidence: []string{"/ci/project/mcpconform-results/claude-web/csp.txt"}},
-			{TestMeta: meta("resources/csp-declared", protocol.ClauseMust, draft, "draft/apps.mdx#csp"),
-				Status: protocol.StatusFail, Message: "connect-src ignored",
-				Duration: 160 * ms, Expect: expect("resources/csp-declared", "flaky", 15, pass, timeout)},
-			{TestMeta: meta("visibility/app-tool-hidden", protocol.ClauseMust, stable, "apps.mdx#visibility"),
-				Status: protocol.StatusSkip, Message: "unsupported: readModelToolList",
-				Duration: 1 * ms, Expect: expect("visibility/app-tool-hidden", "cannot read the tool list", 17)},
-		},
-		Absent: []Expectation{
-			{ID: "display/fullscreen", Reason: "not selected", Line: 19},
-			{ID: "removed/check", Line: 20},
-		},
+	h := chromiumHost("claude-web", "claude-ai", "2026.09.1", t0.Add(50*time.Second), 20*time.Second)
+	h.Cases = []Case{
+		{TestMeta: initMeta, Status: protocol.StatusPass, Duration: 300 * ms},
+		{TestMeta: themeMeta,
+			Status: protocol.StatusFail, Message: "no ui/notifications/host-context-changed after the theme toggle",
+			Duration: 5001 * ms, Expect: expect("display/theme-toggle", "host#12: theme is fixed per conversation", 3),
+			Evidence: []string{"/ci/project/mcpconform-results/claude-web/display-theme-toggle.png"}},
+		{TestMeta: contextMeta,
+			Status: protocol.StatusTimeout, Message: "no hostcontextchanged within 5000ms",
+			Duration: 5000 * ms, Expect: expect("display/host-context-changed", "", 4)},
+		{TestMeta: meta("tools/call-result", protocol.ClauseMust, stable, "apps.mdx#call"),
+			Status: protocol.StatusTimeout, Message: "tools/call answered after 10s",
+			Duration: 10000 * ms, Expect: expect("tools/call-result", "slow under load", 5, pass, timeout)},
+		{TestMeta: meta("tools/call-args", protocol.ClauseMust, stable, "apps.mdx#call"),
+			Status: protocol.StatusPass, Duration: 40 * ms,
+			Expect: expect("tools/call-args", "sometimes times out", 9, pass, timeout)},
+		{TestMeta: meta("lifecycle/teardown", protocol.ClauseMust, stable, "apps.mdx#teardown"),
+			Status: protocol.StatusPass, Duration: 20 * ms,
+			Expect: expect("lifecycle/teardown", "fixed in 2026.09", 13)},
+		{TestMeta: meta("resources/csp-default", protocol.ClauseMust, stable, "apps.mdx#csp"),
+			Status: protocol.StatusFail, Message: "img-src allowed https://evil.test",
+			Duration: 150 * ms, Evidence: []string{"/ci/project/mcpconform-results/claude-web/csp.txt"}},
+		{TestMeta: meta("resources/csp-declared", protocol.ClauseMust, draft, "draft/apps.mdx#csp"),
+			Status: protocol.StatusFail, Message: "connect-src ignored",
+			Duration: 160 * ms, Expect: expect("resources/csp-declared", "flaky", 15, pass, timeout)},
+		{TestMeta: meta("visibility/app-tool-hidden", protocol.ClauseMust, stable, "apps.mdx#visibility"),
+			Status: protocol.StatusSkip, Message: "unsupported: readModelToolList",
+			Duration: 1 * ms, Expect: expect("visibility/app-tool-hidden", "cannot read the tool list", 17)},
 	}
+	h.Absent = []Expectation{
+		{ID: "display/fullscreen", Reason: "not selected", Line: 19},
+		{ID: "removed/check", Line: 20},
+	}
+	return h
 }
 
 // fullRun has three hosts: every status, an infrastructure stop, and every

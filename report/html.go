@@ -72,12 +72,14 @@ type htmlData struct {
 type htmlHost struct {
 	hostMeta
 	Summary Tally `json:"summary"`
-	// Judged counts the checks that reached a verdict (everything but
-	// SKIP and NOTRUN); MustJudged and MustPassed the MUST and MUST NOT
-	// checks among them and those that passed.
-	Judged     int `json:"judged"`
-	MustJudged int `json:"mustJudged"`
-	MustPassed int `json:"mustPassed"`
+	// Judged counts the checks judged (PASS or FAIL) of those selected, as
+	// every format does; JudgedLine is its String. MustJudged and
+	// MustPassed are the same count for the MUST and MUST NOT checks: how
+	// many were judged and how many of those passed.
+	Judged     Judged `json:"judged"`
+	JudgedLine string `json:"judgedLine"`
+	MustJudged int    `json:"mustJudged"`
+	MustPassed int    `json:"mustPassed"`
 	// ComparedWith is the start of the earlier run this host is compared
 	// with ("" when it is not compared; "unknown" when that run has no
 	// start time).
@@ -237,7 +239,16 @@ func htmlModel(r Run, opt HTMLOptions) (htmlData, []htmlImage) {
 	}
 	for hi, h := range r.Hosts {
 		base, compared := compareBase(h.Host, opt.Compare)
-		hh := htmlHost{hostMeta: hostMetaOf(h, hostDuration(h), sanitize), Summary: h.Tally()}
+		j := h.Judged()
+		hh := htmlHost{hostMeta: hostMetaOf(h, hostDuration(h), sanitize), Summary: h.Tally(), Judged: j, JudgedLine: j.String()}
+		var must []Case
+		for _, c := range h.Cases {
+			if c.Clause == protocol.ClauseMust || c.Clause == protocol.ClauseMustNot {
+				must = append(must, c)
+			}
+		}
+		mj := JudgedOf(must)
+		hh.MustJudged, hh.MustPassed = mj.Judged, mj.Pass
 		if h.Video != "" {
 			hh.Video = ev.video(h.Video)
 		}
@@ -262,15 +273,6 @@ func htmlModel(r Run, opt HTMLOptions) (htmlData, []htmlImage) {
 				_, _, row.Quote = splitCite(sanitize(c.Message))
 			}
 			o := c.Outcome()
-			if o != OutcomeSkipped {
-				hh.Judged++
-				if c.Clause == protocol.ClauseMust || c.Clause == protocol.ClauseMustNot {
-					hh.MustJudged++
-					if c.Status == protocol.StatusPass {
-						hh.MustPassed++
-					}
-				}
-			}
 			cell := &htmlCell{
 				Kind: cellKind(c), Status: sanitize(string(c.Status)), Outcome: string(o), ReasonCode: c.ReasonCode(),
 				DurationMs: jsonMs(c.Duration), Attempts: c.Attempts, Retried: c.Flaky, Evidence: []htmlEvidence{},

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -81,27 +82,17 @@ func (e *evidenceReader) find(p string) (string, bool) {
 // and within the page's budget; else the page links it by its path.
 func (e *evidenceReader) video(p string) *htmlVideo {
 	v := &htmlVideo{Path: oneLine(sanitize(p))}
-	path, ok := e.find(p)
-	if !ok {
-		v.Note = "not found where the report was written"
-		return v
+	path, size, note := e.stat(p)
+	if note == "" {
+		note = e.fits(size, e.maxVideo, size*4/3)
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		v.Note = "unreadable: " + sanitize(err.Error())
-		return v
-	}
-	if st.Size() > e.maxVideo {
-		v.Note = fmt.Sprintf("not embedded: %d bytes, over the %d-byte limit", st.Size(), e.maxVideo)
-		return v
-	}
-	if st.Size()*4/3 > e.left {
-		v.Note = "not embedded: the page's evidence budget is spent"
+	if note != "" {
+		v.Note = note
 		return v
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		v.Note = "unreadable: " + sanitize(err.Error())
+		v.Note = unreadable(err)
 		return v
 	}
 	if !bytes.HasPrefix(b, webmMagic) {
@@ -109,11 +100,45 @@ func (e *evidenceReader) video(p string) *htmlVideo {
 		return v
 	}
 	v.Media = "video-" + strconv.Itoa(len(e.images)+1)
-	uri := "data:video/webm;base64," + base64.StdEncoding.EncodeToString(b)
-	e.images = append(e.images, htmlImage{id: v.Media, uri: uri})
-	e.left -= int64(len(uri))
+	e.embed(v.Media, "video/webm", b)
 	return v
 }
+
+// stat finds evidence file p and its size; note says why it cannot be
+// used, "" when it can.
+func (e *evidenceReader) stat(p string) (path string, size int64, note string) {
+	path, ok := e.find(p)
+	if !ok {
+		return "", 0, "not found where the report was written"
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", 0, unreadable(err)
+	}
+	return path, st.Size(), ""
+}
+
+// fits says why a file of size bytes, over limit or costing cost bytes of
+// the page's budget, is not embedded; "" when it is.
+func (e *evidenceReader) fits(size, limit, cost int64) string {
+	if size > limit {
+		return fmt.Sprintf("not embedded: %d bytes, over the %d-byte limit", size, limit)
+	}
+	if cost > e.left {
+		return "not embedded: the page's evidence budget is spent"
+	}
+	return ""
+}
+
+// embed adds b to the page as the data: URI of element id, out of the
+// budget.
+func (e *evidenceReader) embed(id, mime string, b []byte) {
+	uri := "data:" + mime + ";base64," + base64.StdEncoding.EncodeToString(b)
+	e.images = append(e.images, htmlImage{id: id, uri: uri})
+	e.left -= int64(len(uri))
+}
+
+func unreadable(err error) string { return "unreadable: " + sanitize(err.Error()) }
 
 // webmMagic starts every WebM (Matroska EBML) file.
 var webmMagic = []byte{0x1a, 0x45, 0xdf, 0xa3}
@@ -132,34 +157,25 @@ func (e *evidenceReader) read(p string) htmlEvidence {
 	default:
 		return ev
 	}
-	path, ok := e.find(p)
-	if !ok {
-		ev.Note = "not found where the report was written"
-		return ev
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		ev.Note = "unreadable: " + sanitize(err.Error())
-		return ev
-	}
-	limit := e.maxTxt
+	path, size, note := e.stat(p)
+	// A screenshot over its limit is not shown; a text is cut to its tail.
+	limit, hard := e.maxTxt, int64(math.MaxInt64)
 	if ev.Kind == "screenshot" {
-		limit = e.maxImg
+		limit, hard = e.maxImg, e.maxImg
 	}
-	if ev.Kind == "screenshot" && st.Size() > limit {
-		ev.Note = fmt.Sprintf("not embedded: %d bytes, over the %d-byte limit", st.Size(), limit)
-		return ev
+	if note == "" {
+		note = e.fits(size, hard, min(size, limit))
 	}
-	if min(st.Size(), limit) > e.left {
-		ev.Note = "not embedded: the page's evidence budget is spent"
+	if note != "" {
+		ev.Note = note
 		return ev
 	}
 	b, err := readTail(path, limit)
 	if err != nil {
-		ev.Note = "unreadable: " + sanitize(err.Error())
+		ev.Note = unreadable(err)
 		return ev
 	}
-	cut := st.Size() > int64(len(b))
+	cut := size > int64(len(b))
 	switch ev.Kind {
 	case "screenshot":
 		if !bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) {
@@ -171,10 +187,8 @@ func (e *evidenceReader) read(p string) htmlEvidence {
 		id, seen := e.imageID[key]
 		if !seen {
 			id = "img-" + strconv.Itoa(len(e.images)+1)
-			uri := "data:image/png;base64," + base64.StdEncoding.EncodeToString(b)
-			e.images = append(e.images, htmlImage{id: id, uri: uri})
+			e.embed(id, "image/png", b)
 			e.imageID[key] = id
-			e.left -= int64(len(uri))
 		}
 		ev.Image = id
 	case "jsonrpc":
@@ -207,7 +221,7 @@ func (e *evidenceReader) read(p string) htmlEvidence {
 		ev.Text = sanitize(validUTF8Tail(b))
 	}
 	if cut {
-		ev.Note = fmt.Sprintf("cut to its last %d of %d bytes", len(b), st.Size())
+		ev.Note = fmt.Sprintf("cut to its last %d of %d bytes", len(b), size)
 	}
 	return ev
 }

@@ -208,7 +208,9 @@ func TestHTMLModel(t *testing.T) {
 		t.Errorf("a check absent before is %q, want new", c.Change)
 	}
 	h := d.Hosts[0]
-	if h.Judged != 5 || h.MustJudged != 3 || h.MustPassed != 1 || h.ComparedWith == "" {
+	// Judged: PASS or FAIL only (a TIMEOUT, an ERROR and a SKIP are not).
+	if h.Judged.Judged != 3 || h.Judged.Selected != 6 || h.MustJudged != 2 || h.MustPassed != 1 || h.ComparedWith == "" ||
+		h.JudgedLine != "judged 3 of 6 (PASS 2, FAIL 1); 1 not judged: SKIP 1; 2 without a verdict: TIMEOUT 1, ERROR 1" {
 		t.Errorf("reference header %+v", h)
 	}
 	if d.Hosts[1].ComparedWith != "" {

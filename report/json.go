@@ -37,6 +37,7 @@ type jsonRun struct {
 	DurationMs    float64    `json:"durationMs"`
 	Expectations  string     `json:"baseline"`
 	Summary       Tally      `json:"summary"`
+	Judged        Judged     `json:"judged"`
 	Hosts         []jsonHost `json:"hosts"`
 }
 
@@ -67,6 +68,7 @@ type jsonHost struct {
 	Capabilities json.RawMessage   `json:"capabilities"`
 	Context      json.RawMessage   `json:"context"`
 	Summary      Tally             `json:"summary"`
+	Judged       Judged            `json:"judged"`
 	Absent       []jsonExpectation `json:"absent"`
 	Cases        []jsonCase        `json:"cases"`
 	// Video is the host page's recording (run --video), absent without one.
@@ -107,7 +109,8 @@ type jsonExpectation struct {
 // WriteJSON writes r as one JSON document in the versioned results format
 // (SchemaVersion; documented in docs/reports.md, schema in JSONSchema).
 // Text is written as the runner recorded it (JSON can hold any string);
-// "summary", "outcome" and "reasonCode" are derived and ignored by ReadJSON.
+// "summary", "judged", "outcome" and "reasonCode" are derived and ignored
+// by ReadJSON.
 func WriteJSON(w io.Writer, r Run) error {
 	out := jsonRun{
 		SchemaVersion: SchemaVersion,
@@ -117,6 +120,7 @@ func WriteJSON(w io.Writer, r Run) error {
 		DurationMs:    jsonMs(r.Duration),
 		Expectations:  r.Expectations,
 		Summary:       r.Tally(),
+		Judged:        r.Judged(),
 		Hosts:         []jsonHost{},
 	}
 	if out.Tool == "" {
@@ -126,7 +130,7 @@ func WriteJSON(w io.Writer, r Run) error {
 		jh := jsonHost{
 			hostMeta: hostMetaOf(h, h.Duration, func(s string) string { return s }),
 			HostInfo: jsonRaw(h.HostInfo), Capabilities: jsonRaw(h.Capabilities), Context: jsonRaw(h.Context),
-			Summary: h.Tally(), Absent: []jsonExpectation{}, Cases: []jsonCase{}, Video: h.Video,
+			Summary: h.Tally(), Judged: h.Judged(), Absent: []jsonExpectation{}, Cases: []jsonCase{}, Video: h.Video,
 		}
 		for _, e := range h.Absent {
 			jh.Absent = append(jh.Absent, *toJSONExpectation(&e))

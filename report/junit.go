@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -94,6 +95,15 @@ func junitSuite(index int, r Run, h HostRun, att attacher) junit.Testsuite {
 	s.AddProperty("tool.version", sanitize(r.Version))
 	s.AddProperty("date", date)
 	s.AddProperty("spec.editions", sanitize(strings.Join(editions(h.Cases), ",")))
+	// How many checks got a verdict (PASS or FAIL) of those selected; see
+	// Judged. JUnit's own counters cannot say it: a baselined failure is
+	// <skipped>, and TIMEOUT a <failure>.
+	j := h.Judged()
+	s.AddProperty("checks.selected", strconv.Itoa(j.Selected))
+	s.AddProperty("checks.judged", strconv.Itoa(j.Judged))
+	s.AddProperty("checks.not-judged", strconv.Itoa(j.NotJudged))
+	s.AddProperty("checks.no-verdict", strconv.Itoa(j.NoVerdict))
+	s.AddProperty("judged", j.String())
 	if r.Expectations != "" {
 		s.AddProperty("baseline", sanitize(r.Expectations))
 	}

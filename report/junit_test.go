@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/mcpconform/mcpconform/internal/golden"
-
 	"bytes"
 	"encoding/xml"
 	"path/filepath"
@@ -13,25 +11,6 @@ import (
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 )
-
-func TestJUnitGolden(t *testing.T) {
-	buf := renderJUnit(t, twoHostRun(), JUnitOptions{})
-	golden.Check(t, "junit", buf.Bytes())
-}
-
-// TestJUnitGoldenBaseline pins three hosts with every baseline outcome and
-// attachments with absolute paths (Jenkins).
-func TestJUnitGoldenBaseline(t *testing.T) {
-	buf := renderJUnit(t, fullRun(), JUnitOptions{})
-	golden.Check(t, "junit_baseline", buf.Bytes())
-}
-
-// TestJUnitGoldenAttachmentsRoot pins attachment paths relative to
-// --attachments-root (GitLab).
-func TestJUnitGoldenAttachmentsRoot(t *testing.T) {
-	buf := renderJUnit(t, baselinedRun(), JUnitOptions{AttachmentsRoot: "/ci/project"})
-	golden.Check(t, "junit_gitlab", buf.Bytes())
-}
 
 // junitWant is what a consumer must read for a case: the element and the
 // counter it lands in.

@@ -35,6 +35,9 @@ func WriteMarkdown(w io.Writer, r Run) error {
 		title += " " + mdText(r.Version)
 	}
 	fmt.Fprintf(&b, "## %s %s: %s\n\n", verdictIcon(t, anyInfra(r)), title, mdText(t.String()))
+	if len(r.Hosts) > 0 {
+		fmt.Fprintf(&b, "%s\n\n", mdJudged(r.Judged()))
+	}
 	if r.Expectations != "" {
 		fmt.Fprintf(&b, "Baseline: `%s`", mdCode(r.Expectations))
 		if !r.StartedAt.IsZero() {
@@ -61,6 +64,7 @@ func writeMarkdownHost(b *bytes.Buffer, h HostRun) {
 		head += fmt.Sprintf(" (%d for unsupported capabilities)", t.Unsupported)
 	}
 	fmt.Fprintf(b, "### %s %s: %s\n\n", verdictIcon(t, h.Infra != ""), mdText(h.Host), mdText(head))
+	fmt.Fprintf(b, "%s\n\n", mdJudged(h.Judged()))
 
 	var meta []string
 	if v := strings.TrimSpace(h.HostName + " " + h.HostVersion); v != "" {
@@ -131,6 +135,13 @@ func writeMarkdownHost(b *bytes.Buffer, h HostRun) {
 		}
 		fmt.Fprintf(b, "Baseline entries that matched no check (tolerated): %s\n\n", strings.Join(ids, ", "))
 	}
+}
+
+// mdJudged is the Judged line with its first words in bold:
+// "**Judged 49 of 66** (PASS 47, FAIL 2); 17 not judged: …".
+func mdJudged(j Judged) string {
+	head := fmt.Sprintf("judged %d of %d", j.Judged, j.Selected)
+	return "**J" + head[1:] + "** " + mdText(strings.TrimPrefix(j.String(), head))
 }
 
 func anyInfra(r Run) bool {

@@ -4,14 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpconform/mcpconform/internal/golden"
 	"github.com/mcpconform/mcpconform/protocol"
 )
-
-func TestMarkdownGolden(t *testing.T) {
-	buf := render(t, WriteMarkdown, fullRun())
-	golden.Check(t, "summary_md", buf.Bytes())
-}
 
 // TestMarkdownFailuresFirst checks the order of the rows of a host's table:
 // failures, stale entries, expected failures, flaky, skipped; passes only in

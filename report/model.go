@@ -161,12 +161,13 @@ func (h HostRun) Count() Counts {
 }
 
 // Count tallies every host of the run.
-func (r Run) Count() Counts {
-	var c Counts
+func (r Run) Count() Counts { return HostRun{Cases: r.cases()}.Count() }
+
+// cases is every case of the run, host after host.
+func (r Run) cases() []Case {
+	var all []Case
 	for _, h := range r.Hosts {
-		for _, cs := range h.Cases {
-			c.Add(cs.Status)
-		}
+		all = append(all, h.Cases...)
 	}
-	return c
+	return all
 }

@@ -180,15 +180,7 @@ func (h HostRun) Tally() Tally {
 }
 
 // Tally counts every case of the run by outcome.
-func (r Run) Tally() Tally {
-	var t Tally
-	for _, h := range r.Hosts {
-		for _, c := range h.Cases {
-			t.Add(c)
-		}
-	}
-	return t
-}
+func (r Run) Tally() Tally { return HostRun{Cases: r.cases()}.Tally() }
 
 func plural(n int, one, many string) string {
 	if n == 1 {

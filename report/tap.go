@@ -36,9 +36,11 @@ import (
 // message, status, clause, edition, spec_ref and duration_ms, plus
 // reason_code, outcome, baseline and evidence where they apply.
 //
-// A host's Infra is written as a comment: it is information for people, and
-// the exit code, not the stream, carries that verdict (so does it for stale
-// entries, which --allow-stale may accept).
+// Each host's stream ends with its Judged line as a comment ("# judged 49
+// of 66 (PASS 47, FAIL 2); …"), and with several hosts the parent stream
+// ends with the run's. A host's Infra is written as a comment too: it is
+// information for people, and the exit code, not the stream, carries that
+// verdict (so does it for stale entries, which --allow-stale may accept).
 func WriteTAP(w io.Writer, r Run) error {
 	// Build in memory and write once, so a short write cannot leave half a
 	// stream that a harness would read as a missing plan.
@@ -63,6 +65,7 @@ func WriteTAP(w io.Writer, r Run) error {
 				b.WriteString("  ...\n")
 			}
 		}
+		fmt.Fprintf(&b, "# %s\n", r.Judged())
 	}
 	_, err := w.Write(b.Bytes())
 	return err
@@ -109,6 +112,7 @@ func writeTAPHost(b *bytes.Buffer, indent string, h HostRun) bool {
 		}
 		writeTAPYAML(b, indent+"  ", why, c, o)
 	}
+	fmt.Fprintf(b, "%s# %s\n", indent, h.Judged())
 	return allOK
 }
 

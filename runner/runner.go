@@ -377,7 +377,7 @@ func (d *driver) phase(ids []string, retry bool) error {
 		}
 		if p.Request != nil && p.Request.Seq > lastSeq {
 			lastSeq = p.Request.Seq
-			res := hosts.Dispatch(d.ctx, d.h, *p.Request)
+			res := explainUnsupported(p.Request.Kind, hosts.Dispatch(d.ctx, d.h, *p.Request))
 			np, err := answer(d.ctx, d.sb, p.Request.Seq, res, d.o.PollWait)
 			if err != nil {
 				if d.ctx.Err() != nil {

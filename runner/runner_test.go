@@ -170,6 +170,16 @@ func statuses(hr report.HostRun) map[string]protocol.Status {
 	return m
 }
 
+// caseByID is hr's case id (a zero Case when it has none).
+func caseByID(hr report.HostRun, id string) report.Case {
+	for _, c := range hr.Cases {
+		if c.ID == id {
+			return c
+		}
+	}
+	return report.Case{}
+}
+
 func TestDispatchResolveAndUnsupported(t *testing.T) {
 	f := newFake(map[string][]protocol.Request{
 		"a/click":  {{Kind: protocol.KindClickTrigger}, {Kind: protocol.KindClickTrigger}},
@@ -193,6 +203,8 @@ func TestDispatchResolveAndUnsupported(t *testing.T) {
 	}
 	if a := f.answers["a/theme"]; len(a) != 1 || !a[0].Unsupported {
 		t.Errorf("toggleTheme on a host without it must answer unsupported, got %+v", a)
+	} else if a[0].Error != UnsupportedReason(protocol.KindToggleTheme, "") || !strings.Contains(a[0].Error, "MCPCONFORM_<PROFILE>_THEME_TOGGLE") {
+		t.Errorf("the unsupported answer does not say how to provide toggleTheme: %q", a[0].Error)
 	}
 	if strings.Join(seen, ",") != "a/click,a/theme,a/nohost" {
 		t.Errorf("OnCase order %v, want suite order", seen)
@@ -319,11 +331,9 @@ func TestEvidenceForFailedChecksOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var red report.Case
+	red := caseByID(hr, "a/red")
 	for _, c := range hr.Cases {
-		if c.ID == "a/red" {
-			red = c
-		} else if len(c.Evidence) != 0 {
+		if c.ID != "a/red" && len(c.Evidence) != 0 {
 			t.Errorf("%s (%s) got evidence %v", c.ID, c.Status, c.Evidence)
 		}
 	}
@@ -409,12 +419,7 @@ func TestRetriesReportFlakyNotPass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c report.Case
-	for _, x := range hr.Cases {
-		if x.ID == "a/flaky" {
-			c = x
-		}
-	}
+	c := caseByID(hr, "a/flaky")
 	if c.Status != protocol.StatusPass || !c.Flaky || c.Attempts != 2 || !strings.HasPrefix(c.Message, "flaky: passed on attempt 2") {
 		t.Fatalf("a/flaky: %+v", c)
 	}

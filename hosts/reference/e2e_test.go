@@ -125,15 +125,27 @@ func TestMissingCapabilitiesSkip(t *testing.T) {
 			t.Errorf("%s: %s %s", c.ID, c.Status, c.Message)
 		}
 	}
+	// The runner's wording (runner.UnsupportedReason) with, where the check
+	// says what it needed the capability for, that context before the
+	// part that says how to provide it.
+	skip := func(k protocol.Kind, context string) string {
+		r := runner.UnsupportedReason(k, "")
+		if context == "" {
+			return r
+		}
+		why, how, _ := strings.Cut(r, "; to make it judgeable: ")
+		return why + "; " + context + "; to make it judgeable: " + how
+	}
+	noAgent := skip(protocol.KindClickTrigger, "needed to send the agent control question through the suite's trigger")
 	for id, want := range map[string]string{
-		"context/theme-change-notifies": "unsupported: toggleTheme",
-		"visibility/app-tool-hidden":    "the suite's trigger could not be clicked to send the control question (unsupported: clickTrigger)",
-		"messages/add-to-conversation":  "unsupported: clickTrigger",
-		"links/open-link":               "unsupported: clickTrigger",
-		"model-context/next-turn":       "the suite's trigger could not be clicked to send the control question (unsupported: clickTrigger)",
-		"security/view-sandboxed":       "unsupported: inspectFrame",
-		"security/proxy-permissions":    "unsupported: inspectFrame",
-		"sampling/create-message":       "no answer to sampling/createMessage, and the host driver cannot approve sampling dialogs (unsupported: confirmDialog)",
+		"context/theme-change-notifies": skip(protocol.KindToggleTheme, ""),
+		"visibility/app-tool-hidden":    skip(protocol.KindReadModelToolList, "nor can the agent be asked for its tools instead: "+noAgent),
+		"messages/add-to-conversation":  skip(protocol.KindClickTrigger, ""),
+		"links/open-link":               skip(protocol.KindClickTrigger, ""),
+		"model-context/next-turn":       noAgent,
+		"security/view-sandboxed":       skip(protocol.KindInspectFrame, ""),
+		"security/proxy-permissions":    skip(protocol.KindInspectFrame, ""),
+		"sampling/create-message":       skip(protocol.KindConfirmDialog, "sampling/createMessage got no answer, and the host may be waiting for an approval the driver cannot give"),
 	} {
 		if got, ok := skipped[id]; !ok || got != want {
 			t.Errorf("%s: want SKIP %q, got %q (skipped=%v)", id, want, got, ok)

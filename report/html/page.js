@@ -68,8 +68,8 @@
     if (ver && ver !== h.host) th.append(el("span", { class: "sub", text: ver }));
     if (h.startedAt) th.append(el("span", { class: "sub", text: date(h.startedAt) }));
     const rate = h.mustJudged ? Math.round((100 * h.mustPassed) / h.mustJudged) + "%" : "–";
-    th.append(el("span", { class: "sub judged", text: `${h.judged} judged` }));
-    th.append(el("span", { class: "rate", text: `MUST ${h.mustPassed}/${h.mustJudged} (${rate})`, title: "MUST and MUST NOT checks passed of those judged" }));
+    th.append(el("span", { class: "sub judged", text: `judged ${h.judged.judged} of ${h.judged.selected}`, title: h.judgedLine }));
+    th.append(el("span", { class: "rate", text: `MUST ${h.mustPassed}/${h.mustJudged} (${rate})`, title: "MUST and MUST NOT checks passed of those judged (PASS or FAIL)" }));
     if (h.comparedWith) th.append(el("span", { class: "sub", text: "vs " + date(h.comparedWith) }));
     if (h.infra) th.append(el("span", { class: "infra", text: "stopped early: " + h.infra }));
     headRow.append(th);

@@ -61,9 +61,14 @@ func Check(name string, l envconfig.Lookuper) Report {
 		for _, v := range Variables {
 			val, ok := pl.Lookup(v)
 			vs := VarStatus{Name: Var(name, v), Set: ok, Empty: ok && strings.TrimSpace(val) == "", Required: isRequired(v)}
-			if v == "STEP_TIMEOUT" {
+			switch v {
+			case "STEP_TIMEOUT":
 				vs.Default = "30s"
-			} else if v == "DIALOGS" {
+			case "START_TIMEOUT":
+				vs.Default = "1m"
+			case "OPEN_TOOL_PAGE":
+				vs.Default = OpenToolNew
+			case "DIALOGS":
 				vs.Default = strings.Join(dialogNames(), ",")
 			}
 			r.Variables = append(r.Variables, vs)

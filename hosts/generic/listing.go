@@ -64,7 +64,11 @@ func PrintCheck(w io.Writer, name string, l envconfig.Lookuper) error {
 		fmt.Fprintf(w, "    %d. %s\n", s.Index, s)
 	}
 	fmt.Fprintf(w, "  supported:   %s\n", strings.Join(kindList(r.Supported, nil), ", "))
-	fmt.Fprintf(w, "  unsupported: %s\n", strings.Join(kindList(r.Unsupported, r.Why), ", "))
+	unsupported := strings.Join(kindList(r.Unsupported, r.Why), ", ")
+	if unsupported == "" {
+		unsupported = "none"
+	}
+	fmt.Fprintf(w, "  unsupported: %s\n", unsupported)
 	return nil
 }
 

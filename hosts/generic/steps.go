@@ -99,7 +99,8 @@ const (
 // (encodeURIComponent's encoding).
 const URLForm = ":url"
 
-var placeholderRE = regexp.MustCompile(`\{([a-z][a-z0-9_]*)(:url)?\}`)
+// placeholderRE matches {name} and {name:form}; :url is the only form.
+var placeholderRE = regexp.MustCompile(`\{([a-z][a-z0-9_]*)(:[a-z]+)?\}`)
 
 // valueLength says how long s is with vars filled in: "N characters",
 // followed by "+ {name}" for each placeholder vars has no value for.
@@ -127,6 +128,9 @@ func valueLength(s string, vars map[string]string) string {
 func lookupPlaceholder(m string, vars map[string]string) (string, bool) {
 	sub := placeholderRE.FindStringSubmatch(m)
 	v, ok := vars[sub[1]]
+	if sub[2] != "" && sub[2] != URLForm {
+		return "", false
+	}
 	if ok && sub[2] == URLForm {
 		v = URLEncode(v)
 	}
@@ -142,6 +146,9 @@ func URLEncode(s string) string { return strings.ReplaceAll(url.QueryEscape(s), 
 // Braces around anything but a lower-case identifier are literal text.
 func checkPlaceholders(s string, allowed []string) error {
 	for _, m := range placeholderRE.FindAllStringSubmatch(s, -1) {
+		if m[2] != "" && m[2] != URLForm {
+			return fmt.Errorf("unknown placeholder %s: the only form is %s, the URL-encoded value ({%s%s})", m[0], URLForm, m[1], URLForm)
+		}
 		ok := false
 		for _, a := range allowed {
 			if m[1] == a {

@@ -208,7 +208,9 @@ func TestStartAndReady(t *testing.T) {
 		}
 		h, _ := Unwrap(hh)
 		var log []string
-		h.logf = func(f string, a ...any) { log = append(log, strings.TrimSpace(strings.ReplaceAll(fmtS(f, a...), "\n", " "))) }
+		h.logf = func(f string, a ...any) {
+			log = append(log, strings.TrimSpace(strings.ReplaceAll(fmtS(f, a...), "\n", " ")))
+		}
 		h.vars = map[string]string{PhServer: "http://127.0.0.1:9/mcp?token=SECRET", PhPort: "4711", PhNonce: "n"}
 		return h, &log
 	}

@@ -157,7 +157,9 @@ func TestInspectorThroughProfile(t *testing.T) {
 // a profile cannot say (starting its backend, reading the agent's tool
 // list), ends every check as the reference host's Go driver does. It
 // exercises what the Inspector cannot: CONVERSATION, a DOM CONFIRM with
-// {dialog}, THEME_ATTR on a class, Hooks.Prepare/Vars/ModelTools.
+// {dialog}, THEME_ATTR on a class, OPEN_TOOL, CLOSE, CANCEL,
+// Hooks.Prepare/Vars/ModelTools. (TestReferenceThroughEnvProfile does it
+// with no Go at all.)
 func TestReferenceThroughProfileAndHooks(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
@@ -169,6 +171,9 @@ func TestReferenceThroughProfileAndHooks(t *testing.T) {
 		ThemeToggle:  `[data-testid="theme-toggle"]`,
 		ThemeAttr:    "body@class",
 		Confirm:      `[data-testid="dialog-{dialog}"] [data-testid="dialog-confirm"]`,
+		OpenTool:     "goto {url}/\nclick [data-testid=tool-picker]\nclick [data-testid=tool-option][data-tool=\"{tool}\"]\nfill [data-testid=tool-args]={arguments}\nclick [data-testid=tool-call]",
+		Close:        `[data-testid="view-close"]`,
+		Cancel:       `[data-testid="tool-stop"]`,
 	}
 	hk := Hooks{
 		Vars: []string{PhURL},

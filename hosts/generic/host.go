@@ -112,10 +112,13 @@ func Lookup(name string, l envconfig.Lookuper) (hosts.Host, error) {
 }
 
 // New builds a host from a profile given in Go, with Go hooks for what the
-// profile cannot say. A zero StepTimeout is 30s.
+// profile cannot say. A zero StepTimeout is 30s, a zero StartTimeout 1m.
 func New(name string, p Profile, hk Hooks) (hosts.Host, error) {
 	if p.StepTimeout == 0 {
 		p.StepTimeout = 30 * time.Second
+	}
+	if p.StartTimeout == 0 {
+		p.StartTimeout = time.Minute
 	}
 	c, err := compile(name, p, hk)
 	if err != nil {

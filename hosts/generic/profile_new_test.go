@@ -297,3 +297,15 @@ func TestStartAndReady(t *testing.T) {
 }
 
 func fmtS(f string, a ...any) string { return fmt.Sprintf(f, a...) }
+
+// A profile given in Go gets START_TIMEOUT's default too.
+func TestGoProfileDefaults(t *testing.T) {
+	h, err := New("go-demo", Profile{URL: "http://127.0.0.1:{port}", Steps: "goto {url}", Start: "true", Ready: "line:x"}, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := Unwrap(h)
+	if c.cfg.startTimeout != time.Minute || c.cfg.stepTimeout != 30*time.Second {
+		t.Errorf("defaults: start %s, step %s", c.cfg.startTimeout, c.cfg.stepTimeout)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/runner"
 )
 
 var (
@@ -230,5 +231,31 @@ func TestEnvProfileCapabilitiesOnTheReferencePage(t *testing.T) {
 	if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second); err == nil {
 		c.Close()
 		t.Errorf("mcpconform serve still listens on %s after Teardown", port)
+	}
+}
+
+// A defect that corrupts the model's tool list is caught through the
+// profile alone: with `serve --host-defect app-only-tools-to-model`,
+// visibility/app-tool-hidden fails, judged from MODEL_TOOLS.
+func TestEnvProfileCatchesTheToolListDefect(t *testing.T) {
+	mcpconformOnPath(t)
+	vars := refProfile(t)
+	vars["MCPCONFORM_REF_START"] += " --host-defect app-only-tools-to-model"
+	h, err := Lookup("ref", envconfig.MapLookuper(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: env(t, time.Minute), Logf: t.Logf, Selection: runner.Selection{Globs: []string{"visibility/app-tool-hidden"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hr.Cases) != 1 {
+		t.Fatalf("cases: %+v", hr.Cases)
+	}
+	c := hr.Cases[0]
+	if c.Status != protocol.StatusFail || !strings.Contains(c.Message, "conformance_probe") {
+		t.Errorf("%s: %s %q, want FAIL naming the leaked tool", c.ID, c.Status, c.Message)
 	}
 }

@@ -229,7 +229,7 @@ func TestStartAndReady(t *testing.T) {
 			t.Fatalf("the background child %d is not running", child)
 		}
 		joined := strings.Join(*log, "\n")
-		if !strings.Contains(joined, "demo start: serving http://127.0.0.1:9/mcp?… on 4711") || strings.Contains(joined, "SECRET") {
+		if !strings.Contains(joined, "demo start: serving http://127.0.0.1:9/mcp?… on 4711") || strings.Contains(joined, "SECRET") || strings.Contains(joined, "sleep 300") {
 			t.Errorf("the log (query strings hidden):\n%s", joined)
 		}
 		if err := h.Teardown(context.Background()); err != nil {
@@ -307,5 +307,44 @@ func TestGoProfileDefaults(t *testing.T) {
 	c, _ := Unwrap(h)
 	if c.cfg.startTimeout != time.Minute || c.cfg.stepTimeout != 30*time.Second {
 		t.Errorf("defaults: start %s, step %s", c.cfg.startTimeout, c.cfg.stepTimeout)
+	}
+}
+
+// --check describes START, OPEN_TOOL, CLOSE, CANCEL and MODEL_TOOLS
+// without their command lines or typed text.
+func TestCheckDescribesTheActions(t *testing.T) {
+	r := Check("demo", envconfig.MapLookuper(with(full(), "MCPCONFORM_DEMO_START", "host --token TOPSECRET --port {port}")))
+	if !r.OK() {
+		t.Fatal(r.Err)
+	}
+	got := map[string]Action{}
+	for _, a := range r.Actions {
+		got[a.Variable] = a
+	}
+	if a := got["START"]; a.What != "a command, ready at http://127.0.0.1:{port}/health answering (within 1m)" {
+		t.Errorf("START: %q", a.What)
+	}
+	if a := got["OPEN_TOOL"]; a.What != "steps, in a new tab" || len(a.Steps) != 4 {
+		t.Errorf("OPEN_TOOL: %+v", a)
+	}
+	if a := got["CLOSE"]; a.What != `click [data-testid="view-close"] nearest the View` {
+		t.Errorf("CLOSE: %q", a.What)
+	}
+	if a := got["CANCEL"]; a.What != "steps, in the View's page" || len(a.Steps) != 2 {
+		t.Errorf("CANCEL: %+v", a)
+	}
+	if a := got["MODEL_TOOLS"]; a.What != "the data-name of each ul.tools li" {
+		t.Errorf("MODEL_TOOLS: %q", a.What)
+	}
+	var b strings.Builder
+	if err := PrintCheck(&b, "demo", envconfig.MapLookuper(with(full(), "MCPCONFORM_DEMO_START", "host --token TOPSECRET --port {port}"))); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "TOPSECRET") || !strings.Contains(b.String(), "  OPEN_TOOL: steps, in a new tab\n    1. goto {url}/?…\n") ||
+		!strings.Contains(b.String(), "  unsupported: none\n") {
+		t.Errorf("--check:\n%s", b.String())
+	}
+	if s := (Step{Verb: VerbFill, Target: "textarea", Text: "{arguments}"}).String(); s != "fill textarea=({arguments})" {
+		t.Errorf("a fill of only a run-time value: %s", s)
 	}
 }

@@ -65,7 +65,8 @@ func (h *Host) startCommand(ctx context.Context) error {
 		close(s.done)
 	}()
 	go s.read(pr, func(l string) { h.logf("%s start: %s", h.cfg.name, Redact(l)) })
-	h.logf("%s start: %s (process group %d)", h.cfg.name, Redact(line), cmd.Process.Pid)
+	// The command line itself is not logged: it may carry a token.
+	h.logf("%s start: started %s (process group %d)", h.cfg.name, h.variable("START"), cmd.Process.Pid)
 
 	err := h.waitReady(ctx, s)
 	if err == nil {

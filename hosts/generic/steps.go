@@ -117,6 +117,9 @@ func valueLength(s string, vars map[string]string) string {
 	if n == 1 {
 		out = "1 character"
 	}
+	if n == 0 && len(unknown) > 0 {
+		return strings.Join(unknown, " + ")
+	}
 	for _, u := range unknown {
 		out += " + " + u
 	}

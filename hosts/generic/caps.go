@@ -53,7 +53,7 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 	}
 	if h.cfg.confirm != ConfirmNative {
 		sel := expand(h.cfg.confirm, map[string]string{PhDialog: string(req.Dialog)})
-		if err := h.ClickWhenVisible(sel, 5*time.Second); err != nil {
+		if err := h.clickInAnyPage(ctx, sel, 5*time.Second); err != nil {
 			return protocol.Result{OK: false, Error: fmt.Sprintf("no %s dialog appeared (%s %q): %s", req.Dialog, h.variable("CONFIRM"), sel, browserhost.FirstLine(err))}, nil
 		}
 		return protocol.Result{OK: true}, nil
@@ -66,6 +66,38 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 		return protocol.Result{OK: false, Error: fmt.Sprintf("no %s confirmation (native confirm()) appeared within 5s", req.Dialog)}, nil
 	}
 	return protocol.Result{OK: true, Value: browserhost.MustJSON(d.Message)}, nil
+}
+
+// clickInAnyPage clicks the first visible match of sel in a page of the
+// browser context (the suite's first, then the tabs OPEN_TOOL opened,
+// newest first: a View there may have asked), once one is visible within
+// timeout.
+func (h *Host) clickInAnyPage(ctx context.Context, sel string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		pages := []playwright.Page{h.Page}
+		all := h.Ctx.Pages()
+		for i := len(all) - 1; i >= 0; i-- {
+			if all[i] != h.Page {
+				pages = append(pages, all[i])
+			}
+		}
+		for _, p := range pages {
+			loc := p.Locator(sel).First()
+			if ok, err := loc.IsVisible(); err == nil && ok {
+				return loc.Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)})
+			}
+		}
+		if time.Now().After(deadline) {
+			// The error the main page gives, for the message.
+			return h.ClickWhenVisible(sel, 100*time.Millisecond)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // ConversationContains waits for the marker in the profile's CONVERSATION.
@@ -135,6 +167,10 @@ func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Res
 			return protocol.Result{}, fmt.Errorf("opening a tab for %s: %w", h.variable("OPEN_TOOL"), err)
 		}
 		page = p
+		if h.cfg.confirm == ConfirmNative {
+			// The View in this tab may ask, too.
+			h.native.Watch(page, nativePolicy)
+		}
 	}
 	if r, ok := h.runAction(ctx, page, "OPEN_TOOL", h.cfg.openTool, vars); !ok {
 		return r, nil

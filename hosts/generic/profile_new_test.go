@@ -169,6 +169,10 @@ func TestURLFormAndValueLength(t *testing.T) {
 	if got != want {
 		t.Errorf("expand:\n got %s\nwant %s", got, want)
 	}
+	// base64url, without padding: what the Inspector's appArgs take.
+	if got := expand("appArgs={arguments:base64url}", map[string]string{PhArguments: `{"probe":"p?>"}`}); got != "appArgs=eyJwcm9iZSI6InA_PiJ9" {
+		t.Errorf("base64url: %s", got)
+	}
 	if URLEncode("a b+c/ü") != "a%20b%2Bc%2F%C3%BC" {
 		t.Errorf("URLEncode: %s", URLEncode("a b+c/ü"))
 	}

@@ -1,6 +1,7 @@
 package generic
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
@@ -99,8 +100,19 @@ const (
 // (encodeURIComponent's encoding).
 const URLForm = ":url"
 
-// placeholderRE matches {name} and {name:form}; :url is the only form.
-var placeholderRE = regexp.MustCompile(`\{([a-z][a-z0-9_]*)(:[a-z]+)?\}`)
+// Base64URLForm is the suffix of a placeholder's base64url form (RFC 4648
+// §5, without padding), for deep links that carry a JSON value that way:
+// {arguments:base64url}.
+const Base64URLForm = ":base64url"
+
+// forms are the placeholder forms and how each encodes the value.
+var forms = map[string]func(string) string{
+	URLForm:       URLEncode,
+	Base64URLForm: func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) },
+}
+
+// placeholderRE matches {name} and {name:form} (the forms: see forms).
+var placeholderRE = regexp.MustCompile(`\{([a-z][a-z0-9_]*)(:[a-z0-9]+)?\}`)
 
 // valueLength says how long s is with vars filled in: "N characters",
 // followed by "+ {name}" for each placeholder vars has no value for.
@@ -126,18 +138,19 @@ func valueLength(s string, vars map[string]string) string {
 	return out
 }
 
-// lookupPlaceholder is the value of the placeholder m ("{name}" or
-// "{name:url}") in vars, URL-encoded for the :url form.
+// lookupPlaceholder is the value of the placeholder m ("{name}",
+// "{name:url}" or "{name:base64url}") in vars, encoded as its form says.
 func lookupPlaceholder(m string, vars map[string]string) (string, bool) {
 	sub := placeholderRE.FindStringSubmatch(m)
 	v, ok := vars[sub[1]]
-	if sub[2] != "" && sub[2] != URLForm {
+	if sub[2] == "" || !ok {
+		return v, ok
+	}
+	enc, known := forms[sub[2]]
+	if !known {
 		return "", false
 	}
-	if ok && sub[2] == URLForm {
-		v = URLEncode(v)
-	}
-	return v, ok
+	return enc(v), true
 }
 
 // URLEncode percent-encodes s as JavaScript's encodeURIComponent does
@@ -149,8 +162,8 @@ func URLEncode(s string) string { return strings.ReplaceAll(url.QueryEscape(s), 
 // Braces around anything but a lower-case identifier are literal text.
 func checkPlaceholders(s string, allowed []string) error {
 	for _, m := range placeholderRE.FindAllStringSubmatch(s, -1) {
-		if m[2] != "" && m[2] != URLForm {
-			return fmt.Errorf("unknown placeholder %s: the only form is %s, the URL-encoded value ({%s%s})", m[0], URLForm, m[1], URLForm)
+		if _, ok := forms[m[2]]; m[2] != "" && !ok {
+			return fmt.Errorf("unknown placeholder %s: the forms are %s (the URL-encoded value, {%s%s}) and %s (base64url)", m[0], URLForm, m[1], URLForm, Base64URLForm)
 		}
 		ok := false
 		for _, a := range allowed {

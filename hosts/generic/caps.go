@@ -146,8 +146,9 @@ func (h *Host) ReadModelToolList(ctx context.Context, req protocol.Request) (pro
 }
 
 // OpenTool runs OPEN_TOOL with {tool} and {arguments} (compact JSON, {}
-// when the request has none), in a new tab of the browser context or,
-// with OPEN_TOOL_PAGE=same, in the page that shows the suite. It returns
+// when the request has none), in a new tab of the browser context (the
+// previous OPEN_TOOL tab is closed first) or, with OPEN_TOOL_PAGE=same, in
+// the page that shows the suite. It returns
 // once the steps have run; the suite learns from the fixture server
 // whether the View appeared.
 func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Result, error) {
@@ -162,11 +163,17 @@ func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Res
 	vars := h.withVars(PhTool, req.Tool, PhArguments, args)
 	page := h.Page
 	if !h.cfg.openToolSame {
+		// One tool tab at a time: a host may not keep a third connection
+		// (the suite's, the last tool's and this one) alive.
+		if h.toolTab != nil {
+			h.toolTab.Close()
+			h.toolTab = nil
+		}
 		p, err := h.NewTab()
 		if err != nil {
 			return protocol.Result{}, fmt.Errorf("opening a tab for %s: %w", h.variable("OPEN_TOOL"), err)
 		}
-		page = p
+		page, h.toolTab = p, p
 		if h.cfg.confirm == ConfirmNative {
 			// The View in this tab may ask, too.
 			h.native.Watch(page, nativePolicy)
@@ -333,6 +340,7 @@ func nearest(page playwright.Page, sel string, el playwright.ElementHandle) (pla
 // app, and showing the app again would end the run.
 func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	h.native.Forget()
+	h.toolTab = nil // Reset closes it with the other tabs
 	if r, err := h.Reset(ctx); err != nil || !r.OK {
 		return r, err
 	}

@@ -94,6 +94,8 @@ type Host struct {
 	cleanup func() error
 	// started is START's process, stopped at Teardown.
 	started *startedCmd
+	// toolTab is the tab of the last OPEN_TOOL (nil when none is open).
+	toolTab playwright.Page
 
 	// native are the page's native dialogs (CONFIRM=native).
 	native browserhost.Dialogs

@@ -206,6 +206,10 @@ func TestEnvProfileCapabilitiesOnTheReferencePage(t *testing.T) {
 		t.Errorf("cancelTool: %s", r.Error)
 	}
 	open("p-close-1", 0)
+	// One tool tab at a time: the previous one was closed.
+	if n := len(core.Ctx.Pages()); n != pages+1 {
+		t.Errorf("%d tabs after the second openTool, want %d", n, pages+1)
+	}
 	waitView("p-close-1")
 	if r := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindCloseView, Marker: "p-close-1"}); !r.OK {
 		t.Errorf("closeView: %s", r.Error)

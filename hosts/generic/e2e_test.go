@@ -46,6 +46,9 @@ var (
 
 func TestMain(m *testing.M) {
 	e2etest.Main(m, func() {
+		if binDir != "" {
+			os.RemoveAll(binDir) // the mcpconform the START tests built
+		}
 		if inspStop != nil {
 			if err := inspStop(); err != nil {
 				fmt.Fprintln(os.Stderr, "stopping the Inspector:", err)

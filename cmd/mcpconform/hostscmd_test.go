@@ -65,7 +65,7 @@ func TestHostsListsBuiltinsAndProfiles(t *testing.T) {
 	if !strings.Contains(strings.Join(rows["reference"], " "), "conversationContains") {
 		t.Errorf("reference capabilities: %v", rows["reference"])
 	}
-	if r := rows["insp"]; len(r) != 2 || r[0] != "profile" || r[1] != "clickTrigger,confirmDialog,checkLinkOpen,toggleTheme,inspectFrame,readConsole,resetIsolation" {
+	if r := rows["insp"]; len(r) != 2 || r[0] != "profile" || r[1] != "clickTrigger,confirmDialog,checkLinkOpen,toggleTheme,inspectFrame,readConsole,resetIsolation,checkDownload" {
 		t.Errorf("insp: %v", r)
 	}
 	if r := strings.Join(rows["broken"], " "); !strings.HasPrefix(r, "profile invalid, 2 problems: mcpconform hosts --check broken") {
@@ -91,10 +91,16 @@ func TestHostsCheck(t *testing.T) {
 		"MCPCONFORM_INSP_URL", "set (required)",
 		"MCPCONFORM_INSP_STEP_TIMEOUT", "unset (default 30s)",
 		"1. goto {url}/?…",
-		"3. fill [data-testid=apps-form] input=(15 characters)",
+		// The length of what is typed ({nonce} is 16 characters), not of
+		// the placeholder.
+		"3. fill [data-testid=apps-form] input=(24 characters)",
 		"4. click [data-testid=open-app]",
 		"supported:   clickTrigger, confirmDialog",
-		"conversationContains (CONVERSATION is not set)")
+		"conversationContains (CONVERSATION is not set)",
+		"readModelToolList (MODEL_TOOLS is not set)",
+		"openTool (OPEN_TOOL is not set)",
+		"closeView (CLOSE is not set)",
+		"cancelTool (CANCEL is not set)")
 	if strings.Contains(out, "SECRET-TOKEN") || strings.Contains(out, "hunter2") {
 		t.Errorf("--check prints a secret:\n%s", out)
 	}
@@ -130,6 +136,46 @@ func TestHostsCheck(t *testing.T) {
 	}
 	if _, err, code := hostsCLI(t, nil, "--check"); code != ExitUsage {
 		t.Errorf("--check without a name: exit %d %v", code, err)
+	}
+}
+
+// Every capability is available to a profile: one that sets every
+// variable has them all, and --check lists none as unsupported; a
+// profile without them names, for each, the variable that enables it.
+func TestHostsCheckEveryCapabilityForProfiles(t *testing.T) {
+	vars := insp()
+	for k, v := range map[string]string{
+		"URL":            "http://127.0.0.1:{port}",
+		"START":          "mcpconform serve --server {server} --listen 127.0.0.1:{port}",
+		"READY":          "http://127.0.0.1:{port}/",
+		"CONVERSATION":   "[role=log]",
+		"OPEN_TOOL":      "goto {url}/?tool={tool:url}&args={arguments:url}\nselect select[name=transport]=http\nwait-for-text [data-testid=status]=Connected",
+		"OPEN_TOOL_PAGE": "new",
+		"CLOSE":          "[data-testid=view-close]",
+		"CANCEL":         "click [data-testid=stop][data-marker={marker:url}]\nwait-for-hidden [data-testid=stop]",
+		"MODEL_TOOLS":    "[data-testid=model-tool]@data-name",
+	} {
+		vars["MCPCONFORM_INSP_"+k] = v
+	}
+	out, err, code := hostsCLI(t, vars, "--check", "insp")
+	if err != nil || code != ExitOK {
+		t.Fatalf("exit %d: %v\n%s", code, err, out)
+	}
+	if !strings.Contains(out, "  unsupported: none\n") {
+		t.Errorf("a capability is unsupported:\n%s", out)
+	}
+	for _, w := range []string{"MCPCONFORM_INSP_START ", "MCPCONFORM_INSP_READY ", "MCPCONFORM_INSP_OPEN_TOOL ", "MCPCONFORM_INSP_MODEL_TOOLS "} {
+		if !strings.Contains(out, w) {
+			t.Errorf("the variable table lacks %q:\n%s", w, out)
+		}
+	}
+	if !regexp.MustCompile(`MCPCONFORM_INSP_START_TIMEOUT +unset \(default 1m\)`).MatchString(out) {
+		t.Errorf("START_TIMEOUT's default is not shown:\n%s", out)
+	}
+	for _, never := range []string{"not available to profile", "Go hosts only"} {
+		if strings.Contains(out, never) {
+			t.Errorf("--check says %q:\n%s", never, out)
+		}
 	}
 }
 

@@ -88,3 +88,26 @@ func TestVocabularyKnowsEveryVariableTheCodeReads(t *testing.T) {
 		t.Errorf("found only %d variables read by name: is the pattern right?", seen)
 	}
 }
+
+// The profile variables of issue #14 are known, and a misspelt one is
+// refused with the closest, so that a capability never quietly vanishes.
+func TestVocabularyProfileVariables(t *testing.T) {
+	v := vocabulary()
+	for _, f := range []string{"START", "READY", "START_TIMEOUT", "OPEN_TOOL", "OPEN_TOOL_PAGE", "CLOSE", "CANCEL", "MODEL_TOOLS"} {
+		if err := v.Check([]string{"MCPCONFORM_MY_HOST_" + f + "=x"}); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	for typo, want := range map[string]string{
+		"MCPCONFORM_MY_HOST_OPEN_TOL":    "MCPCONFORM_MY_HOST_OPEN_TOOL",
+		"MCPCONFORM_MY_HOST_MODEL_TOOL":  "MCPCONFORM_MY_HOST_MODEL_TOOLS",
+		"MCPCONFORM_MY_HOST_CANCELL":     "MCPCONFORM_MY_HOST_CANCEL",
+		"MCPCONFORM_MY_HOST_READDY":      "MCPCONFORM_MY_HOST_READY",
+		"MCPCONFORM_MY_HOST_CONVERSATON": "MCPCONFORM_MY_HOST_CONVERSATION",
+	} {
+		err := v.Check([]string{typo + "=x"})
+		if err == nil || !strings.Contains(err.Error(), "did you mean "+want+"?") {
+			t.Errorf("%s: %v, want a suggestion of %s", typo, err, want)
+		}
+	}
+}

@@ -2,8 +2,8 @@
 // It owns the browser context and page, finds the suite through the bridge,
 // records console lines and opened tabs, and offers the capability
 // building blocks every web product needs. The capabilities any browser
-// page gives its driver (checkLinkOpen, inspectFrame, readConsole; caps.go)
-// are methods of Base; a product type embeds *Base, supplies its selectors
+// page gives its driver (checkLinkOpen, inspectFrame, readConsole; caps.go;
+// checkDownload, through the Downloads Base embeds) are methods of Base; a product type embeds *Base, supplies its selectors
 // and hooks, and declares the other capability methods it really supports
 // (often a call into a building block here: ClickInView, Dialogs,
 // Downloads), so that a capability a product lacks stays absent and
@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -29,8 +30,13 @@ import (
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
-// Base is the common state of a browser-driven host.
+// Base is the common state of a browser-driven host. Its Downloads
+// record what every page of the context downloads: checkDownload is a
+// capability of every browser host (a host type that embeds a Downloads
+// of its own next to *Base uses that one instead).
 type Base struct {
+	Downloads
+
 	Ctx   playwright.BrowserContext
 	Page  playwright.Page
 	Suite *bridge.Suite
@@ -52,6 +58,9 @@ type Base struct {
 	// recorded at request time so a link counts as opened even when the
 	// target refuses the connection or the loopback guard blocks it.
 	navigations []string
+	// own are the pages the driver opened itself (NewTab): their
+	// navigations are not links the app opened.
+	own []playwright.Page
 }
 
 // Open creates the browser context and page and starts recording.
@@ -61,6 +70,9 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 	}
 	if opts.Viewport == nil {
 		opts.Viewport = &playwright.Size{Width: 1280, Height: 900}
+	}
+	if opts.AcceptDownloads == nil {
+		opts.AcceptDownloads = playwright.Bool(true)
 	}
 	if env.VideoFile != "" {
 		if !env.Browser.Video {
@@ -91,6 +103,7 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 			b.opened = append(b.opened, p)
 		}
 		b.mu.Unlock()
+		b.Downloads.WatchDownloads(p)
 	})
 	c.OnRequest(func(r playwright.Request) {
 		if !r.IsNavigationRequest() {
@@ -101,7 +114,7 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 			return
 		}
 		b.mu.Lock()
-		if f.Page() != b.Page && len(b.navigations) < 1000 {
+		if f.Page() != b.Page && !slices.Contains(b.own, f.Page()) && len(b.navigations) < 1000 {
 			b.navigations = append(b.navigations, r.URL())
 		}
 		b.mu.Unlock()
@@ -125,6 +138,26 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 		b.mu.Unlock()
 	})
 	return nil
+}
+
+// NewTab opens a new page in the host's browser context for the driver's
+// own use (a host shows a tool's View in a tab of its own): what it loads
+// is not counted as a link the app opened, and Reset closes it like the
+// tabs the tests opened.
+func (b *Base) NewTab() (playwright.Page, error) {
+	if b.Ctx == nil {
+		return nil, errors.New("no browser context")
+	}
+	// Marked before it can navigate: OnPage has already filed it among the
+	// opened tabs by the time NewPage returns.
+	p, err := b.Ctx.NewPage()
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.own = append(b.own, p)
+	b.mu.Unlock()
+	return p, nil
 }
 
 // Bind waits for the app frame and binds the suite bridge to it.
@@ -355,15 +388,17 @@ func (b *Base) Inspect(ctx context.Context) (protocol.Result, error) {
 }
 
 // Reset returns the page to a neutral state between manual tests: closes
-// tabs the tests opened and dismisses dialogs.
+// tabs the tests (and NewTab) opened, forgets downloads not reported yet
+// and dismisses dialogs.
 func (b *Base) Reset(ctx context.Context) (protocol.Result, error) {
 	b.mu.Lock()
 	pages := b.opened
-	b.opened, b.navigations = nil, nil
+	b.opened, b.navigations, b.own = nil, nil, nil
 	b.mu.Unlock()
 	for _, p := range pages {
 		p.Close()
 	}
+	b.Downloads.ForgetDownloads()
 	if err := b.Page.Keyboard().Press("Escape"); err != nil {
 		return protocol.Result{}, err
 	}

@@ -15,9 +15,11 @@ import (
 )
 
 // Downloads records the files a page downloads and answers checkDownload.
-// A host type embeds it (and opens its context with AcceptDownloads) to
-// offer the capability; hosts that cannot see their downloads leave it out
-// and the checks that need it skip.
+// Base embeds one that watches every page of its context (Open accepts
+// downloads unless told otherwise), so every browser host has the
+// capability; a host type may embed its own next to *Base, which then
+// answers instead (a host whose CapabilitySet leaves checkDownload out
+// does not offer it).
 type Downloads struct {
 	mu      sync.Mutex
 	pending []*Download // not yet reported by CheckDownload

@@ -2,7 +2,9 @@ package generic
 
 import (
 	"errors"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/sethvargo/go-envconfig"
 
@@ -19,6 +21,10 @@ type Report struct {
 	// are not kept: they may hold tokens).
 	Variables []VarStatus
 	Steps     []Step
+	// Actions describe the other variables that do something (START,
+	// OPEN_TOOL, CLOSE, CANCEL, MODEL_TOOLS), as --check prints them:
+	// no command lines or typed text, which may hold secrets.
+	Actions []Action
 	// Supported and Unsupported partition protocol.Kinds; Why says why
 	// each unsupported one is.
 	Supported, Unsupported []protocol.Kind
@@ -26,6 +32,51 @@ type Report struct {
 	// Err is nil for a usable profile, else a *ProfileError (errors.Is
 	// ErrProfile) listing every problem.
 	Err error
+}
+
+// Action is one of Report.Actions.
+type Action struct {
+	Variable string // e.g. OPEN_TOOL
+	What     string // one line
+	Steps    []Step // its steps, if it has any
+}
+
+// actions describes c's START, OPEN_TOOL, CLOSE, CANCEL and MODEL_TOOLS.
+func (c *config) actions() []Action {
+	var out []Action
+	if c.start != "" {
+		ready := "a line with " + fmt.Sprintf("%q", c.ready.line)
+		if c.ready.url != "" {
+			ready = Redact(c.ready.url) + " answering"
+		}
+		out = append(out, Action{Variable: "START", What: fmt.Sprintf("a command, ready at %s (within %s)", ready, shortDuration(c.startTimeout))})
+	}
+	if len(c.openTool) > 0 {
+		where := "in a new tab"
+		if c.openToolSame {
+			where = "in the suite's page"
+		}
+		out = append(out, Action{Variable: "OPEN_TOOL", What: "steps, " + where, Steps: c.openTool})
+	}
+	for _, a := range []struct {
+		v string
+		a action
+	}{{"CLOSE", c.close}, {"CANCEL", c.cancel}} {
+		switch {
+		case a.a.sel != "":
+			out = append(out, Action{Variable: a.v, What: fmt.Sprintf("click %s nearest the View", a.a.sel)})
+		case len(a.a.steps) > 0:
+			out = append(out, Action{Variable: a.v, What: "steps, in the View's page", Steps: a.a.steps})
+		}
+	}
+	if m := c.modelTools; m.sel != "" {
+		what := "the text of each " + m.sel
+		if m.attr != "" {
+			what = fmt.Sprintf("the %s of each %s", m.attr, m.sel)
+		}
+		out = append(out, Action{Variable: "MODEL_TOOLS", What: what})
+	}
+	return out
 }
 
 // VarStatus is one variable of a profile.
@@ -61,9 +112,14 @@ func Check(name string, l envconfig.Lookuper) Report {
 		for _, v := range Variables {
 			val, ok := pl.Lookup(v)
 			vs := VarStatus{Name: Var(name, v), Set: ok, Empty: ok && strings.TrimSpace(val) == "", Required: isRequired(v)}
-			if v == "STEP_TIMEOUT" {
+			switch v {
+			case "STEP_TIMEOUT":
 				vs.Default = "30s"
-			} else if v == "DIALOGS" {
+			case "START_TIMEOUT":
+				vs.Default = "1m"
+			case "OPEN_TOOL_PAGE":
+				vs.Default = OpenToolNew
+			case "DIALOGS":
 				vs.Default = strings.Join(dialogNames(), ",")
 			}
 			r.Variables = append(r.Variables, vs)
@@ -80,6 +136,7 @@ func Check(name string, l envconfig.Lookuper) Report {
 		return r
 	}
 	r.Steps = c.steps
+	r.Actions = c.actions()
 	for _, k := range protocol.Kinds {
 		if c.caps[k] {
 			r.Supported = append(r.Supported, k)
@@ -89,4 +146,14 @@ func Check(name string, l envconfig.Lookuper) Report {
 		}
 	}
 	return r
+}
+
+// shortDuration is d as Go prints it, without a trailing "0s" after
+// minutes (1m, not 1m0s).
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	return s
 }

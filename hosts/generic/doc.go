@@ -2,13 +2,20 @@
 // MCPCONFORM_<PROFILE>_* variables of docs/profiles.md, read with
 // go-envconfig, or a Profile value plus Go Hooks for a built-in host.
 //
-// A profile says where the host is (URL), the steps that make it show the
-// conformance app (STEPS, a small language: goto, click, fill, press,
-// wait-for, with {url}, {server}, {server2} and {nonce} placeholders), where
-// the app's iframe is (APP_FRAME), how to read the conversation
-// (CONVERSATION), switch the theme (THEME_TOGGLE, THEME_ATTR), confirm
-// dialogs (CONFIRM, DIALOGS), and which capabilities it declares
-// unsupported (UNSUPPORTED).
+// A profile says how to start the host (START, READY: a command run with
+// the fixture servers' URLs and a free {port}, its process group stopped
+// after the run), where it is (URL), the steps that make it show the
+// conformance app (STEPS, a small language: goto, click, fill, select,
+// press, wait-for, wait-for-text, wait-for-hidden, with {url}, {server},
+// {server2}, {nonce} and {port} placeholders and their URL-encoded forms
+// {name:url}), where the app's iframe is (APP_FRAME), how to read the
+// conversation (CONVERSATION) and the model's tool list (MODEL_TOOLS),
+// switch the theme (THEME_TOGGLE, THEME_ATTR), confirm dialogs (CONFIRM,
+// DIALOGS), open a tool's View without the agent (OPEN_TOOL,
+// OPEN_TOOL_PAGE), close a View and stop a tool call (CLOSE, CANCEL), and
+// which capabilities it declares unsupported (UNSUPPORTED). Every
+// capability of the protocol is available to a profile; checkDownload,
+// like clickTrigger and the other browser-side ones, needs no variable.
 //
 //   - Profiles lists the profiles defined in an environment (every
 //     MCPCONFORM_<NAME>_URL).
@@ -17,10 +24,12 @@
 //     variable as a *ProfileError (errors.Is ErrProfile: bad input, exit
 //     code 2), naming the variable and step to fix. An empty value counts
 //     as missing: it is what an unset CI secret expands to.
-//   - Setup runs the steps within STEP_TIMEOUT each and binds to the suite
-//     within the app timeout. A step that does not complete or an app that
-//     never shows is a *SetupError (ErrStep, ErrAppNotShown: infrastructure,
-//     exit code 3) naming the variable and step, with a screenshot.
+//   - Setup runs START until READY (within START_TIMEOUT), the steps within
+//     STEP_TIMEOUT each and binds to the suite within the app timeout. A
+//     START that exits or is not ready, a step that does not complete or
+//     an app that never shows is a *SetupError (ErrStep, ErrAppNotShown:
+//     infrastructure, exit code 3) naming the variable and step, with a
+//     screenshot or START's last lines.
 //
 // The value Lookup and New return is a hosts.CapabilitySet: its Supports
 // answers for exactly the capabilities the profile configures (see

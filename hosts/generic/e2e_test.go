@@ -46,6 +46,9 @@ var (
 
 func TestMain(m *testing.M) {
 	e2etest.Main(m, func() {
+		if binDir != "" {
+			os.RemoveAll(binDir) // the mcpconform the START tests built
+		}
 		if inspStop != nil {
 			if err := inspStop(); err != nil {
 				fmt.Fprintln(os.Stderr, "stopping the Inspector:", err)
@@ -120,6 +123,14 @@ func TestInspectorThroughProfile(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
 	vars := docProfile(t, url, token)
+	// The Go driver on an Inspector of its own, so that neither run sees
+	// what the other left behind.
+	builtin := inspector.NewWithOptions(inspector.Options{Getenv: func(string) string { return "" }})
+	if !hosts.Supports(builtin, protocol.KindOpenTool) {
+		// A driver from before openTool: compare like with like.
+		t.Logf("the Inspector driver has no openTool: the profile runs without OPEN_TOOL")
+		delete(vars, "MCPCONFORM_INSP_OPEN_TOOL")
+	}
 	l := envconfig.MapLookuper(vars)
 	if got := Profiles(l); len(got) != 1 || got[0] != "insp" {
 		t.Fatalf("Profiles: %v", got)
@@ -131,9 +142,6 @@ func TestInspectorThroughProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The Go driver on an Inspector of its own, so that neither run sees
-	// what the other left behind.
-	builtin := inspector.NewWithOptions(inspector.Options{Getenv: func(string) string { return "" }})
 	// The same capabilities, of those a profile can have.
 	for _, k := range kinds {
 		if hosts.Supports(h, k) != hosts.Supports(builtin, k) {
@@ -157,7 +165,9 @@ func TestInspectorThroughProfile(t *testing.T) {
 // a profile cannot say (starting its backend, reading the agent's tool
 // list), ends every check as the reference host's Go driver does. It
 // exercises what the Inspector cannot: CONVERSATION, a DOM CONFIRM with
-// {dialog}, THEME_ATTR on a class, Hooks.Prepare/Vars/ModelTools.
+// {dialog}, THEME_ATTR on a class, OPEN_TOOL, CLOSE, CANCEL,
+// Hooks.Prepare/Vars/ModelTools. (TestReferenceThroughEnvProfile does it
+// with no Go at all.)
 func TestReferenceThroughProfileAndHooks(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
@@ -169,6 +179,9 @@ func TestReferenceThroughProfileAndHooks(t *testing.T) {
 		ThemeToggle:  `[data-testid="theme-toggle"]`,
 		ThemeAttr:    "body@class",
 		Confirm:      `[data-testid="dialog-{dialog}"] [data-testid="dialog-confirm"]`,
+		OpenTool:     "goto {url}/\nclick [data-testid=tool-picker]\nclick [data-testid=tool-option][data-tool=\"{tool}\"]\nfill [data-testid=tool-args]={arguments}\nclick [data-testid=tool-call]",
+		Close:        `[data-testid="view-close"]`,
+		Cancel:       `[data-testid="tool-stop"]`,
 	}
 	hk := Hooks{
 		Vars: []string{PhURL},

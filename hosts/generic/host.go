@@ -92,6 +92,10 @@ type Host struct {
 	logf    func(string, ...any)
 	vars    map[string]string
 	cleanup func() error
+	// started is START's process, stopped at Teardown.
+	started *startedCmd
+	// toolTab is the tab of the last OPEN_TOOL (nil when none is open).
+	toolTab playwright.Page
 
 	// native are the page's native dialogs (CONFIRM=native).
 	native browserhost.Dialogs
@@ -110,10 +114,13 @@ func Lookup(name string, l envconfig.Lookuper) (hosts.Host, error) {
 }
 
 // New builds a host from a profile given in Go, with Go hooks for what the
-// profile cannot say. A zero StepTimeout is 30s.
+// profile cannot say. A zero StepTimeout is 30s, a zero StartTimeout 1m.
 func New(name string, p Profile, hk Hooks) (hosts.Host, error) {
 	if p.StepTimeout == 0 {
 		p.StepTimeout = 30 * time.Second
+	}
+	if p.StartTimeout == 0 {
+		p.StartTimeout = time.Minute
 	}
 	c, err := compile(name, p, hk)
 	if err != nil {
@@ -161,12 +168,17 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if h.logf == nil {
 		h.logf = func(string, ...any) {}
 	}
+	port, err := freePort()
+	if err != nil {
+		return nil, fmt.Errorf("choosing a free port for {port}: %w", err)
+	}
 	h.vars = map[string]string{
-		PhURL:     h.cfg.url,
 		PhServer:  env.ServerURL,
 		PhServer2: env.SecondServerURL,
 		PhNonce:   randomHex(8),
+		PhPort:    port,
 	}
+	h.vars[PhURL] = expand(h.cfg.url, h.vars)
 	if h.hooks.Prepare != nil {
 		vars, cleanup, err := h.hooks.Prepare(ctx, env)
 		h.cleanup = cleanup
@@ -179,6 +191,11 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	}
 	if h.vars[PhURL] == "" {
 		return nil, fmt.Errorf("%w: %s is empty", ErrProfile, h.variable("URL"))
+	}
+	if h.cfg.start != "" {
+		if err := h.startCommand(ctx); err != nil {
+			return nil, err
+		}
 	}
 	opts := playwright.BrowserNewContextOptions{}
 	if h.cfg.storageState != "" {
@@ -195,11 +212,11 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	}
 	for _, st := range h.cfg.steps {
 		t0 := time.Now()
-		if err := h.runStep(ctx, st); err != nil {
+		if err := h.runStep(ctx, h.Page, st, h.vars); err != nil {
 			d := time.Since(t0)
-			return nil, &SetupError{Variable: h.variable("STEPS"), Step: st.Index, What: st.String(), Err: redacted{err: err}, kind: ErrStep, Elapsed: d, Screenshot: h.screenshot(fmt.Sprintf("step%d", st.Index))}
+			return nil, &SetupError{Variable: h.variable("STEPS"), Step: st.Index, What: st.Describe(h.vars), Err: redacted{err: err}, kind: ErrStep, Elapsed: d, Screenshot: h.screenshot(fmt.Sprintf("step%d", st.Index))}
 		}
-		h.logf("%s step %d: %s (%s)", h.cfg.name, st.Index, st, time.Since(t0).Round(time.Millisecond))
+		h.logf("%s step %d: %s (%s)", h.cfg.name, st.Index, st.Describe(h.vars), time.Since(t0).Round(time.Millisecond))
 	}
 	timeout := env.AppTimeout
 	if timeout <= 0 {
@@ -225,10 +242,32 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 func (h *Host) checkSelectors() error {
 	type sel struct{ v, where, s string }
 	var all []sel
-	for _, st := range h.cfg.steps {
-		if st.Verb == VerbClick || st.Verb == VerbFill || st.Verb == VerbWaitFor {
-			all = append(all, sel{"STEPS", fmt.Sprintf(" step %d (%s)", st.Index, st), expand(st.Target, h.vars)})
+	// Placeholders that have no value yet ({tool}, {marker}) stand in as
+	// a plain word.
+	sample := map[string]string{PhTool: "tool", PhArguments: "{}", PhMarker: "marker"}
+	for k, v := range h.vars {
+		sample[k] = v
+	}
+	stepSels := func(v string, steps []Step) {
+		for _, st := range steps {
+			if selects(st.Verb) {
+				all = append(all, sel{v, fmt.Sprintf(" step %d (%s)", st.Index, st), expand(st.Target, sample)})
+			}
 		}
+	}
+	stepSels("STEPS", h.cfg.steps)
+	stepSels("OPEN_TOOL", h.cfg.openTool)
+	for _, a := range []struct {
+		v string
+		a action
+	}{{"CLOSE", h.cfg.close}, {"CANCEL", h.cfg.cancel}} {
+		stepSels(a.v, a.a.steps)
+		if a.a.sel != "" {
+			all = append(all, sel{a.v, "", expand(a.a.sel, sample)})
+		}
+	}
+	if h.cfg.modelTools.sel != "" {
+		all = append(all, sel{"MODEL_TOOLS", "", h.cfg.modelTools.sel})
 	}
 	for i, f := range h.cfg.frame {
 		all = append(all, sel{"APP_FRAME", fmt.Sprintf(" part %d", i+1), f})
@@ -257,42 +296,72 @@ func (h *Host) checkSelectors() error {
 	return nil
 }
 
-// runStep runs one step within the profile's step timeout.
-func (h *Host) runStep(ctx context.Context, st Step) error {
+// runStep runs one step in page within the profile's step timeout, with
+// the placeholders of vars filled in.
+func (h *Host) runStep(ctx context.Context, page playwright.Page, st Step, vars map[string]string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	ms := float64(h.cfg.stepTimeout.Milliseconds())
-	target := expand(st.Target, h.vars)
+	target := expand(st.Target, vars)
+	text := expand(st.Text, vars)
 	switch st.Verb {
 	case VerbGoto:
-		if _, err := h.Page.Goto(target, playwright.PageGotoOptions{Timeout: &ms, WaitUntil: playwright.WaitUntilStateDomcontentloaded}); err != nil {
+		// Waits for the load event, as docs/profiles.md says.
+		if _, err := page.Goto(target, playwright.PageGotoOptions{Timeout: &ms, WaitUntil: playwright.WaitUntilStateLoad}); err != nil {
 			return fmt.Errorf("loading the page failed: %s", browserhost.FirstLine(err))
 		}
 		return nil
 	case VerbPress:
-		if err := h.Page.Keyboard().Press(target); err != nil {
+		if err := page.Keyboard().Press(target); err != nil {
 			return fmt.Errorf("pressing %q failed: %s", target, browserhost.FirstLine(err))
 		}
 		return nil
 	}
-	loc := h.Page.Locator(target).First()
+	loc := page.Locator(target).First()
 	var err error
 	switch st.Verb {
 	case VerbClick:
 		err = loc.Click(playwright.LocatorClickOptions{Timeout: &ms})
 	case VerbFill:
-		err = loc.Fill(expand(st.Text, h.vars), playwright.LocatorFillOptions{Timeout: &ms})
+		err = loc.Fill(text, playwright.LocatorFillOptions{Timeout: &ms})
+	case VerbSelect:
+		_, err = loc.SelectOption(playwright.SelectOptionValues{ValuesOrLabels: &[]string{text}}, playwright.LocatorSelectOptionOptions{Timeout: &ms})
 	case VerbWaitFor:
 		err = loc.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateVisible, Timeout: &ms})
+	case VerbWaitForText:
+		err = page.Locator(target).Filter(playwright.LocatorFilterOptions{HasText: text}).First().
+			WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateVisible, Timeout: &ms})
+		if err != nil {
+			if n, cerr := page.Locator(target).Count(); cerr == nil && n > 0 {
+				got, _ := page.Locator(target).First().InnerText(playwright.LocatorInnerTextOptions{Timeout: playwright.Float(1000)})
+				return fmt.Errorf("the selector %q matches, but no visible match shows %q within %s (the first reads %q)", target, text, h.cfg.stepTimeout, clip(got, 200))
+			}
+		}
+	case VerbWaitForHidden:
+		// No visible match left: the first visible one, if any, goes.
+		err = page.Locator(target + " >> visible=true").First().WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: &ms})
+		if err != nil {
+			return fmt.Errorf("an element matching %q is still visible after %s (%s): %s", target, h.cfg.stepTimeout, h.variable("STEP_TIMEOUT"), browserhost.FirstLine(err))
+		}
+		return nil
 	}
 	if err == nil {
 		return nil
 	}
-	if n, cerr := h.Page.Locator(target).Count(); cerr == nil && n == 0 {
+	if n, cerr := page.Locator(target).Count(); cerr == nil && n == 0 {
 		return fmt.Errorf("no element matches the selector %q within %s (%s)", target, h.cfg.stepTimeout, h.variable("STEP_TIMEOUT"))
 	}
 	return fmt.Errorf("the selector %q matches, but %s did not complete within %s: %s", target, st.Verb, h.cfg.stepTimeout, browserhost.FirstLine(err))
+}
+
+// clip shortens s to at most n bytes for a message.
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 // screenshot saves the page as it is now and returns the path ("" when it
@@ -317,12 +386,17 @@ func (h *Host) screenshot(tag string) string {
 	return p
 }
 
-// Teardown closes the browser context and runs the hooks' cleanup.
+// Teardown closes the browser context, runs the hooks' cleanup and stops
+// START's process group.
 func (h *Host) Teardown(ctx context.Context) error {
 	err := h.Close()
 	if h.cleanup != nil {
 		err = errors.Join(err, h.cleanup())
 		h.cleanup = nil
+	}
+	if h.started != nil {
+		err = errors.Join(err, h.started.stop())
+		h.started = nil
 	}
 	return err
 }

@@ -63,8 +63,18 @@ func PrintCheck(w io.Writer, name string, l envconfig.Lookuper) error {
 	for _, s := range r.Steps {
 		fmt.Fprintf(w, "    %d. %s\n", s.Index, s)
 	}
+	for _, a := range r.Actions {
+		fmt.Fprintf(w, "  %s: %s\n", a.Variable, a.What)
+		for _, s := range a.Steps {
+			fmt.Fprintf(w, "    %d. %s\n", s.Index, s)
+		}
+	}
 	fmt.Fprintf(w, "  supported:   %s\n", strings.Join(kindList(r.Supported, nil), ", "))
-	fmt.Fprintf(w, "  unsupported: %s\n", strings.Join(kindList(r.Unsupported, r.Why), ", "))
+	unsupported := strings.Join(kindList(r.Unsupported, r.Why), ", ")
+	if unsupported == "" {
+		unsupported = "none"
+	}
+	fmt.Fprintf(w, "  unsupported: %s\n", unsupported)
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,16 +24,24 @@ const Prefix = "MCPCONFORM_"
 // (read with go-envconfig) or, for a host built into mcpconform, by a Go
 // value. docs/profiles.md is the reference of every field.
 type Profile struct {
-	// URL is the host's web UI, {url} in STEPS.
+	// URL is the host's web UI, {url} in STEPS; it may use {port}.
 	URL string `env:"URL, required"`
 	// Steps make the host show the conformance app: goto, click, fill,
-	// press and wait-for, separated by ";" or newlines.
+	// select, press and the waits, separated by ";" or newlines.
 	Steps string `env:"STEPS, required"`
 	// AppFrame is the path of iframe selectors from the top page to the
 	// app's document, separated by ";"; empty: every frame is searched.
 	AppFrame string `env:"APP_FRAME"`
 	// StepTimeout bounds each step.
 	StepTimeout time.Duration `env:"STEP_TIMEOUT, default=30s"`
+	// Start is a shell command run before the steps ({server}, {server2},
+	// {port} …), stopped with its whole process group after the run.
+	Start string `env:"START"`
+	// Ready says when START is up: an http(s) URL that answers, or
+	// line:TEXT, a line of START's output containing TEXT.
+	Ready string `env:"READY"`
+	// StartTimeout bounds the wait for READY.
+	StartTimeout time.Duration `env:"START_TIMEOUT, default=1m"`
 	// Conversation is the element whose text is the conversation; it
 	// enables conversationContains.
 	Conversation string `env:"CONVERSATION"`
@@ -48,6 +57,22 @@ type Profile struct {
 	Confirm string `env:"CONFIRM"`
 	// Dialogs are the dialogs the host asks before acting (default all).
 	Dialogs []string `env:"DIALOGS"`
+	// OpenTool are steps that make the host call {tool} with {arguments}
+	// and show its View; they enable openTool.
+	OpenTool string `env:"OPEN_TOOL"`
+	// OpenToolPage is where OPEN_TOOL runs: "new" (a new tab of the same
+	// browser context, the default) or "same" (the page showing the suite).
+	OpenToolPage string `env:"OPEN_TOOL_PAGE"`
+	// Close closes the View showing {marker}: steps, or a selector clicked
+	// nearest that View; it enables closeView.
+	Close string `env:"CLOSE"`
+	// Cancel stops the tool call whose View shows {marker}: steps, or a
+	// selector clicked nearest that View; it enables cancelTool.
+	Cancel string `env:"CANCEL"`
+	// ModelTools is SELECTOR or SELECTOR@ATTRIBUTE: one element per tool
+	// the model can call, named by its text or the attribute; it enables
+	// readModelToolList.
+	ModelTools string `env:"MODEL_TOOLS"`
 	// Unsupported are capabilities declared unsupported.
 	Unsupported []string `env:"UNSUPPORTED"`
 	// StorageState is the path of a Playwright storage-state file (cookies
@@ -77,6 +102,15 @@ const ThemeEmulate = "emulate"
 // ConfirmNative is the CONFIRM value for hosts that ask with the browser's
 // own confirm() dialog.
 const ConfirmNative = "native"
+
+// OPEN_TOOL_PAGE values.
+const (
+	OpenToolNew  = "new"  // a new tab of the browser context (default)
+	OpenToolSame = "same" // the page that shows the suite
+)
+
+// ReadyLine starts a READY value that waits for a line of START's output.
+const ReadyLine = "line:"
 
 // Sentinel errors. A *ProfileError wraps ErrProfile (and ErrNoProfile when
 // no variable of the profile is set at all).
@@ -235,7 +269,31 @@ type config struct {
 	storageState string
 	caps         map[protocol.Kind]bool
 	placeholders []string
+
+	start        string
+	ready        readySpec
+	startTimeout time.Duration
+	openTool     []Step
+	openToolSame bool
+	close        action
+	cancel       action
+	modelTools   attrSpec
 }
+
+// readySpec is READY: a URL to wait for, or a text START prints.
+type readySpec struct{ url, line string }
+
+// action is CLOSE or CANCEL: steps, or a selector clicked nearest the
+// View.
+type action struct {
+	steps []Step
+	sel   string
+}
+
+func (a action) set() bool { return a.sel != "" || len(a.steps) > 0 }
+
+// attrSpec is SELECTOR[@ATTRIBUTE].
+type attrSpec struct{ sel, attr string }
 
 type themeConfig struct {
 	toggle   string // selector, ThemeEmulate or ""
@@ -260,7 +318,7 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 	bad := func(v, format string, args ...any) {
 		problems = append(problems, Var(name, v)+": "+fmt.Sprintf(format, args...))
 	}
-	c.placeholders = append([]string{PhURL, PhServer, PhServer2, PhNonce}, hk.Vars...)
+	c.placeholders = append([]string{PhURL, PhServer, PhServer2, PhNonce, PhPort}, hk.Vars...)
 	urlFromHook := false
 	for _, v := range hk.Vars {
 		if v == PhURL {
@@ -273,7 +331,10 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 	case p.URL == "":
 		problems = append(problems, Var(name, "URL")+" is not set: "+requiredHint("URL"))
 	default:
-		if u, err := url.Parse(p.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		sample := expand(p.URL, map[string]string{PhPort: "5"})
+		if err := checkPlaceholders(p.URL, []string{PhPort}); err != nil {
+			bad("URL", "%v", err)
+		} else if u, err := url.Parse(sample); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			bad("URL", "%q is not an absolute http(s) URL", p.URL)
 		}
 	}
@@ -303,13 +364,10 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 	// Theme: a button and where the theme reads, or emulation.
 	c.theme.toggle = strings.TrimSpace(p.ThemeToggle)
 	if a := strings.TrimSpace(p.ThemeAttr); a != "" {
-		i := strings.LastIndexByte(a, '@')
-		if i <= 0 || i == len(a)-1 || strings.ContainsAny(a[i+1:], " []()=\"'") {
-			bad("THEME_ATTR", "%q is not SELECTOR@ATTRIBUTE, e.g. html@data-theme or body@class", a)
-		} else if err := CheckSelector(a[:i]); err != nil {
+		if spec, err := parseAttrSpec(a, true); err != nil {
 			bad("THEME_ATTR", "%v", err)
 		} else {
-			c.theme.attrSel, c.theme.attrName = a[:i], a[i+1:]
+			c.theme.attrSel, c.theme.attrName = spec.sel, spec.attr
 		}
 	}
 	switch {
@@ -362,6 +420,16 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 			bad("UNSUPPORTED", "unknown capability %q: use %s", strings.TrimSpace(u), orList(kindNames()))
 		}
 	}
+	c.compileStart(name, p, bad)
+	c.compileActions(name, p, bad, &problems)
+	if m := strings.TrimSpace(p.ModelTools); m != "" {
+		a, err := parseAttrSpec(m, false)
+		if err != nil {
+			bad("MODEL_TOOLS", "%v", err)
+		}
+		c.modelTools = a
+	}
+
 	if p.StorageState != "" {
 		if st, err := os.Stat(p.StorageState); err != nil {
 			bad("STORAGE_STATE", "%v", err)
@@ -383,6 +451,7 @@ func (c *config) capabilities(hk Hooks) map[protocol.Kind]bool {
 		// A browser can always do these.
 		protocol.KindClickTrigger:   true,
 		protocol.KindCheckLinkOpen:  true,
+		protocol.KindCheckDownload:  true,
 		protocol.KindInspectFrame:   true,
 		protocol.KindReadConsole:    true,
 		protocol.KindResetIsolation: true,
@@ -390,7 +459,10 @@ func (c *config) capabilities(hk Hooks) map[protocol.Kind]bool {
 		protocol.KindConfirmDialog:        c.confirm != "",
 		protocol.KindConversationContains: c.conversation != "",
 		protocol.KindToggleTheme:          c.theme.toggle != "",
-		protocol.KindReadModelToolList:    hk.ModelTools != nil,
+		protocol.KindReadModelToolList:    hk.ModelTools != nil || c.modelTools.sel != "",
+		protocol.KindOpenTool:             len(c.openTool) > 0,
+		protocol.KindCloseView:            c.close.set(),
+		protocol.KindCancelTool:           c.cancel.set(),
 	}
 	for k := range c.unsupported {
 		caps[k] = false
@@ -411,9 +483,120 @@ func (c *config) why(k protocol.Kind) string {
 	case protocol.KindToggleTheme:
 		return "THEME_TOGGLE is not set"
 	case protocol.KindReadModelToolList:
-		return "a profile cannot read the model's tool list (Go hosts only)"
+		return "MODEL_TOOLS is not set"
+	case protocol.KindOpenTool:
+		return "OPEN_TOOL is not set"
+	case protocol.KindCloseView:
+		return "CLOSE is not set"
+	case protocol.KindCancelTool:
+		return "CANCEL is not set"
 	}
-	return "not available to profile hosts"
+	return "not configured"
+}
+
+// parseAttrSpec parses SELECTOR@ATTRIBUTE (the last @ whose right-hand
+// side is an attribute name); without needAttr a bare SELECTOR is one too.
+func parseAttrSpec(a string, needAttr bool) (attrSpec, error) {
+	i := strings.LastIndexByte(a, '@')
+	if i > 0 && i < len(a)-1 && !strings.ContainsAny(a[i+1:], " []()=\"'>:.#,") {
+		if err := CheckSelector(a[:i]); err != nil {
+			return attrSpec{}, err
+		}
+		return attrSpec{sel: a[:i], attr: a[i+1:]}, nil
+	}
+	if needAttr {
+		return attrSpec{}, fmt.Errorf("%q is not SELECTOR@ATTRIBUTE, e.g. html@data-theme or body@class", a)
+	}
+	if i == len(a)-1 {
+		return attrSpec{}, fmt.Errorf("%q ends with @: give SELECTOR or SELECTOR@ATTRIBUTE, e.g. li.tool@data-name", a)
+	}
+	if err := CheckSelector(a); err != nil {
+		return attrSpec{}, err
+	}
+	return attrSpec{sel: a}, nil
+}
+
+// compileStart checks START, READY and START_TIMEOUT.
+func (c *config) compileStart(name string, p Profile, bad func(v, format string, args ...any)) {
+	c.start = strings.TrimSpace(p.Start)
+	c.startTimeout = p.StartTimeout
+	r := strings.TrimSpace(p.Ready)
+	switch {
+	case c.start == "" && r != "":
+		bad("READY", "is set but %s is not: READY says when the START command is up", Var(name, "START"))
+	case c.start != "" && r == "":
+		bad("START", "is set but %s is not: say when it is up, with a URL that answers (e.g. http://127.0.0.1:{port}/) or %sTEXT (a line it prints)", Var(name, "READY"), ReadyLine)
+	}
+	if c.start != "" {
+		if err := checkPlaceholders(c.start, c.placeholders); err != nil {
+			bad("START", "%v", err)
+		}
+		if !startSupported {
+			bad("START", "starting a command needs a Unix system (its process group is stopped after the run)")
+		}
+	}
+	switch {
+	case r == "":
+	case strings.HasPrefix(r, ReadyLine):
+		c.ready.line = strings.TrimSpace(strings.TrimPrefix(r, ReadyLine))
+		if c.ready.line == "" {
+			bad("READY", "%q waits for nothing: give the text after %s", r, ReadyLine)
+		}
+	default:
+		if err := checkPlaceholders(r, c.placeholders); err != nil {
+			bad("READY", "%v", err)
+		} else if err := checkURLTemplate(r); err != nil {
+			bad("READY", "%q is neither an http(s) URL (such as http://127.0.0.1:{port}/) nor %sTEXT", r, ReadyLine)
+		}
+		c.ready.url = r
+	}
+	if p.StartTimeout <= 0 {
+		bad("START_TIMEOUT", "must be a positive duration such as 1m, got %s", p.StartTimeout)
+	}
+}
+
+// compileActions checks OPEN_TOOL, OPEN_TOOL_PAGE, CLOSE and CANCEL.
+func (c *config) compileActions(name string, p Profile, bad func(v, format string, args ...any), problems *[]string) {
+	switch pg := strings.TrimSpace(p.OpenToolPage); {
+	case pg == "" || strings.EqualFold(pg, OpenToolNew):
+	case strings.EqualFold(pg, OpenToolSame):
+		c.openToolSame = true
+	default:
+		bad("OPEN_TOOL_PAGE", "%q is neither %q (a new tab, the default) nor %q (the page that shows the suite)", pg, OpenToolNew, OpenToolSame)
+	}
+	if strings.TrimSpace(p.OpenTool) != "" {
+		steps, sp := parseSteps(Var(name, "OPEN_TOOL"), p.OpenTool, append(slices.Clone(c.placeholders), PhTool, PhArguments), !c.openToolSame)
+		c.openTool = steps
+		*problems = append(*problems, sp...)
+		if len(sp) == 0 && !strings.Contains(p.OpenTool, "{"+PhTool) {
+			bad("OPEN_TOOL", "never uses {%s}: the steps must make the host call the tool the suite names", PhTool)
+		}
+	} else if strings.TrimSpace(p.OpenToolPage) != "" {
+		bad("OPEN_TOOL_PAGE", "is set but %s is not", Var(name, "OPEN_TOOL"))
+	}
+	c.close = compileAction(name, "CLOSE", p.Close, c.placeholders, problems)
+	c.cancel = compileAction(name, "CANCEL", p.Cancel, c.placeholders, problems)
+}
+
+// compileAction parses CLOSE or CANCEL: steps when it starts with a step
+// verb and a space, else a selector.
+func compileAction(name, v, val string, placeholders []string, problems *[]string) action {
+	val = strings.TrimSpace(val)
+	if val == "" {
+		return action{}
+	}
+	allowed := append(slices.Clone(placeholders), PhMarker)
+	if verb, _, ok := strings.Cut(val, " "); ok && isVerb(verb) {
+		steps, sp := parseSteps(Var(name, v), val, allowed, false)
+		*problems = append(*problems, sp...)
+		return action{steps: steps}
+	}
+	if err := checkPlaceholders(val, []string{PhMarker}); err != nil {
+		*problems = append(*problems, Var(name, v)+": "+err.Error())
+	} else if err := CheckSelector(val); err != nil {
+		*problems = append(*problems, Var(name, v)+": "+err.Error())
+	}
+	return action{sel: val}
 }
 
 func dialogNames() []string {

@@ -77,12 +77,11 @@ func TestLoadGoodProfile(t *testing.T) {
 	if !reflect.DeepEqual(core.AppFrame, []string{`iframe[title="a;b"]`, "iframe"}) {
 		t.Errorf("frame path %q", core.AppFrame)
 	}
-	// Every kind a profile can configure but the model's tool list, which
-	// needs Go.
+	// Every kind a profile can configure but those good() leaves out.
 	for _, k := range protocol.Kinds {
 		want := false
 		for _, g := range kinds {
-			want = want || (g == k && k != protocol.KindReadModelToolList)
+			want = want || (g == k && !slices.Contains([]protocol.Kind{protocol.KindReadModelToolList, protocol.KindOpenTool, protocol.KindCloseView, protocol.KindCancelTool}, k))
 		}
 		if got := hosts.Supports(h, k); got != want {
 			t.Errorf("%s supported: %v, want %v", k, got, want)
@@ -119,7 +118,7 @@ func TestBadProfiles(t *testing.T) {
 		{"not a URL", with(good(), "MCPCONFORM_DEMO_URL", "127.0.0.1:8080"),
 			[]string{"MCPCONFORM_DEMO_URL", "not an absolute http(s) URL"}},
 		{"unknown step verb", with(good(), "MCPCONFORM_DEMO_STEPS", "goto {url}; tap #go"),
-			[]string{"MCPCONFORM_DEMO_STEPS step 2", `unknown step "tap"`, "goto, click, fill, press or wait-for"}},
+			[]string{"MCPCONFORM_DEMO_STEPS step 2", `unknown step "tap"`, "goto, click, fill, select, press, wait-for, wait-for-text or wait-for-hidden"}},
 		{"unbalanced bracket", with(good(), "MCPCONFORM_DEMO_STEPS", "goto {url}\nclick #a\nclick [data-testid=open-app"),
 			[]string{"MCPCONFORM_DEMO_STEPS step 3", `unclosed "["`}},
 		{"stray bracket", with(good(), "MCPCONFORM_DEMO_STEPS", "goto {url}; wait-for div]"),
@@ -135,7 +134,7 @@ func TestBadProfiles(t *testing.T) {
 		{"press with two keys", with(good(), "MCPCONFORM_DEMO_STEPS", `goto {url}; press Enter Tab`),
 			[]string{"MCPCONFORM_DEMO_STEPS step 2", "press takes one key"}},
 		{"unknown placeholder", with(good(), "MCPCONFORM_DEMO_STEPS", `goto {url}?t={token}`),
-			[]string{"MCPCONFORM_DEMO_STEPS step 1", "unknown placeholder {token}", "{url}, {server}, {server2} or {nonce}"}},
+			[]string{"MCPCONFORM_DEMO_STEPS step 1", "unknown placeholder {token}", "{url}, {server}, {server2}, {nonce} or {port}", "{name:url}"}},
 		{"first step not goto", with(good(), "MCPCONFORM_DEMO_STEPS", `click #go`),
 			[]string{"MCPCONFORM_DEMO_STEPS step 1", "the first step must be goto"}},
 		{"goto a non-URL", with(good(), "MCPCONFORM_DEMO_STEPS", `goto /chat`),
@@ -295,7 +294,7 @@ func TestHostHasExactlyTheConfiguredCapabilities(t *testing.T) {
 			if want[k] {
 				continue
 			}
-			req := protocol.Request{Kind: k, Marker: "m", URL: "http://127.0.0.1/", Dialog: protocol.DialogDownload, To: "dark", Pattern: "x", TimeoutMs: 1}
+			req := protocol.Request{Kind: k, Marker: "m", URL: "http://127.0.0.1/", Dialog: protocol.DialogDownload, To: "dark", Pattern: "x", TimeoutMs: 1, Tool: "t"}
 			if err := req.Validate(); err != nil {
 				t.Fatalf("the test's %s request is invalid: %v", k, err)
 			}

@@ -1,6 +1,7 @@
 package generic
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/url"
@@ -16,29 +17,59 @@ const (
 	VerbFill    = "fill"     // fill SELECTOR=TEXT: type TEXT into the first match
 	VerbPress   = "press"    // press KEY: press KEY (Enter, Tab, Control+A …) in the focused element
 	VerbWaitFor = "wait-for" // wait-for SELECTOR: wait until the first match is visible
+	// select SELECTOR=VALUE: choose the option VALUE (its value or its
+	// label) of the first matching <select>
+	VerbSelect = "select"
+	// wait-for-text SELECTOR=TEXT: wait until an element that matches
+	// shows TEXT (its text contains it) and is visible
+	VerbWaitForText = "wait-for-text"
+	// wait-for-hidden SELECTOR: wait until no element that matches is
+	// visible (hidden or gone)
+	VerbWaitForHidden = "wait-for-hidden"
 )
 
 // Verbs lists the step verbs in the order the documentation gives them.
-var Verbs = []string{VerbGoto, VerbClick, VerbFill, VerbPress, VerbWaitFor}
+var Verbs = []string{VerbGoto, VerbClick, VerbFill, VerbSelect, VerbPress, VerbWaitFor, VerbWaitForText, VerbWaitForHidden}
+
+// assigns reports whether verb takes SELECTOR=TEXT.
+func assigns(verb string) bool {
+	return verb == VerbFill || verb == VerbSelect || verb == VerbWaitForText
+}
+
+// selects reports whether verb's target is a selector.
+func selects(verb string) bool { return verb != VerbGoto && verb != VerbPress }
 
 // Step is one parsed step of a profile's STEPS.
 type Step struct {
 	Index int    // 1-based position in STEPS
 	Verb  string // one of Verbs
-	// Target is the URL (goto), the selector (click, fill, wait-for) or the
-	// key (press), with placeholders still in it.
+	// Target is the URL (goto), the selector (click, fill, select and the
+	// waits) or the key (press), with placeholders still in it.
 	Target string
-	// Text is what fill types, placeholders still in it.
+	// Text is what fill types, the option select chooses or the text
+	// wait-for-text waits for, placeholders still in it.
 	Text string
 	Raw  string // the step as written
 }
 
 // String renders the step as it would be written, with fill's text left
-// out (it may be a password).
-func (s Step) String() string {
+// out (it may be a password): only its length is given, that of the value
+// it types once the placeholders whose length is known before the run
+// ({nonce}) are filled in; the others are named ("12 characters +
+// {server}"). Describe gives the exact length.
+func (s Step) String() string { return s.Describe(map[string]string{PhNonce: sampleNonce}) }
+
+// sampleNonce has the length of every run's {nonce}.
+const sampleNonce = "0123456789abcdef"
+
+// Describe is String with the placeholders of vars filled in to count
+// fill's characters (Setup's log gives the exact length of what is typed).
+func (s Step) Describe(vars map[string]string) string {
 	switch s.Verb {
 	case VerbFill:
-		return fmt.Sprintf("fill %s=(%d characters)", s.Target, len(s.Text))
+		return fmt.Sprintf("fill %s=(%s)", s.Target, valueLength(s.Text, vars))
+	case VerbSelect, VerbWaitForText:
+		return fmt.Sprintf("%s %s=%s", s.Verb, s.Target, s.Text)
 	case VerbGoto:
 		t := s.Target
 		if i := strings.IndexByte(t, '?'); i >= 0 {
@@ -55,15 +86,85 @@ const (
 	PhServer  = "server"  // the fixture MCP server (hosts.Env.ServerURL)
 	PhServer2 = "server2" // the second fixture MCP server (hosts.Env.SecondServerURL)
 	PhNonce   = "nonce"   // a fresh random hex string per run
+	PhPort    = "port"    // a free loopback TCP port, chosen per run (for START)
 	PhDialog  = "dialog"  // in CONFIRM only: open-link, download or sampling
+	// In OPEN_TOOL only: the tool to call and its arguments (a JSON object).
+	PhTool      = "tool"
+	PhArguments = "arguments"
+	// In CLOSE and CANCEL only: the text the View to act on displays.
+	PhMarker = "marker"
 )
 
-var placeholderRE = regexp.MustCompile(`\{([a-z][a-z0-9_]*)\}`)
+// URLForm is the suffix of a placeholder's URL-encoded form: {server:url}
+// is {server} percent-encoded for a query parameter or a path segment
+// (encodeURIComponent's encoding).
+const URLForm = ":url"
+
+// Base64URLForm is the suffix of a placeholder's base64url form (RFC 4648
+// §5, without padding), for deep links that carry a JSON value that way:
+// {arguments:base64url}.
+const Base64URLForm = ":base64url"
+
+// forms are the placeholder forms and how each encodes the value.
+var forms = map[string]func(string) string{
+	URLForm:       URLEncode,
+	Base64URLForm: func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) },
+}
+
+// placeholderRE matches {name} and {name:form} (the forms: see forms).
+var placeholderRE = regexp.MustCompile(`\{([a-z][a-z0-9_]*)(:[a-z0-9]+)?\}`)
+
+// valueLength says how long s is with vars filled in: "N characters",
+// followed by "+ {name}" for each placeholder vars has no value for.
+func valueLength(s string, vars map[string]string) string {
+	var unknown []string
+	n := len(placeholderRE.ReplaceAllStringFunc(s, func(m string) string {
+		if v, ok := lookupPlaceholder(m, vars); ok {
+			return v
+		}
+		unknown = append(unknown, m)
+		return ""
+	}))
+	out := fmt.Sprintf("%d characters", n)
+	if n == 1 {
+		out = "1 character"
+	}
+	if n == 0 && len(unknown) > 0 {
+		return strings.Join(unknown, " + ")
+	}
+	for _, u := range unknown {
+		out += " + " + u
+	}
+	return out
+}
+
+// lookupPlaceholder is the value of the placeholder m ("{name}",
+// "{name:url}" or "{name:base64url}") in vars, encoded as its form says.
+func lookupPlaceholder(m string, vars map[string]string) (string, bool) {
+	sub := placeholderRE.FindStringSubmatch(m)
+	v, ok := vars[sub[1]]
+	if sub[2] == "" || !ok {
+		return v, ok
+	}
+	enc, known := forms[sub[2]]
+	if !known {
+		return "", false
+	}
+	return enc(v), true
+}
+
+// URLEncode percent-encodes s as JavaScript's encodeURIComponent does
+// (and more: only letters, digits and -_.~ stay), so that it fits a query
+// parameter or a path segment.
+func URLEncode(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
 
 // checkPlaceholders reports the first {name} in s that is not allowed.
 // Braces around anything but a lower-case identifier are literal text.
 func checkPlaceholders(s string, allowed []string) error {
 	for _, m := range placeholderRE.FindAllStringSubmatch(s, -1) {
+		if _, ok := forms[m[2]]; m[2] != "" && !ok {
+			return fmt.Errorf("unknown placeholder %s: the forms are %s (the URL-encoded value, {%s%s}) and %s (base64url)", m[0], URLForm, m[1], URLForm, Base64URLForm)
+		}
 		ok := false
 		for _, a := range allowed {
 			if m[1] == a {
@@ -75,16 +176,16 @@ func checkPlaceholders(s string, allowed []string) error {
 			for i, a := range allowed {
 				names[i] = "{" + a + "}"
 			}
-			return fmt.Errorf("unknown placeholder {%s}: use %s", m[1], orList(names))
+			return fmt.Errorf("unknown placeholder %s: use %s (or their URL-encoded form, {name%s})", m[0], orList(names), URLForm)
 		}
 	}
 	return nil
 }
 
-// expand replaces every {name} of vars in s.
+// expand replaces every {name} and {name:url} of vars in s.
 func expand(s string, vars map[string]string) string {
 	return placeholderRE.ReplaceAllStringFunc(s, func(m string) string {
-		if v, ok := vars[m[1:len(m)-1]]; ok {
+		if v, ok := lookupPlaceholder(m, vars); ok {
 			return v
 		}
 		return m
@@ -159,7 +260,14 @@ func splitTop(s string, seps string) []string {
 // ParseSteps parses a STEPS value. variable names the variable in errors,
 // allowed lists the placeholders the steps may use. Steps are separated by
 // ";" or newlines outside quotes and brackets; empty steps are ignored.
+// The first step must be a goto: the page starts blank.
 func ParseSteps(variable, s string, allowed []string) ([]Step, []string) {
+	return parseSteps(variable, s, allowed, true)
+}
+
+// parseSteps is ParseSteps; needGoto says whether the first step must be a
+// goto (steps that run in a page already showing the host need not).
+func parseSteps(variable, s string, allowed []string, needGoto bool) ([]Step, []string) {
 	var steps []Step
 	var problems []string
 	n := 0
@@ -179,7 +287,7 @@ func ParseSteps(variable, s string, allowed []string) ([]Step, []string) {
 	}
 	if n == 0 {
 		problems = append(problems, fmt.Sprintf("%s has no steps: give at least %q", variable, "goto {url}"))
-	} else if len(steps) > 0 && steps[0].Index == 1 && steps[0].Verb != VerbGoto {
+	} else if needGoto && len(steps) > 0 && steps[0].Index == 1 && steps[0].Verb != VerbGoto {
 		problems = append(problems, fmt.Sprintf("%s step 1 (%q): the first step must be goto (the page starts blank), e.g. %q", variable, steps[0].String(), "goto {url}"))
 	}
 	return steps, problems
@@ -197,18 +305,22 @@ func describeRaw(raw string) string {
 	return Redact(raw)
 }
 
+// isVerb reports whether v (any case) is a step verb.
+func isVerb(v string) bool {
+	for _, x := range Verbs {
+		if strings.EqualFold(v, x) {
+			return true
+		}
+	}
+	return false
+}
+
 func parseStep(raw string, allowed []string) (Step, error) {
 	verb, arg, _ := strings.Cut(raw, " ")
 	verb = strings.ToLower(strings.TrimSpace(verb))
 	arg = strings.TrimSpace(arg)
 	st := Step{Verb: verb, Raw: raw}
-	known := false
-	for _, v := range Verbs {
-		if verb == v {
-			known = true
-		}
-	}
-	if !known {
+	if !isVerb(verb) {
 		return st, fmt.Errorf("unknown step %q: use %s", verb, orList(Verbs))
 	}
 	if arg == "" {
@@ -217,21 +329,21 @@ func parseStep(raw string, allowed []string) (Step, error) {
 	if err := checkPlaceholders(arg, allowed); err != nil {
 		return st, err
 	}
-	switch verb {
-	case VerbGoto:
+	switch {
+	case verb == VerbGoto:
 		st.Target = arg
 		if err := checkURLTemplate(arg); err != nil {
 			return st, err
 		}
-	case VerbClick, VerbWaitFor:
-		st.Target = arg
-		if err := CheckSelector(arg); err != nil {
-			return st, err
+	case verb == VerbPress:
+		if strings.ContainsAny(arg, " \t") {
+			return st, fmt.Errorf("press takes one key such as Enter, Tab or Control+A, got %q", arg)
 		}
-	case VerbFill:
+		st.Target = arg
+	case assigns(verb):
 		sel, text, ok := cutAssign(arg)
 		if !ok {
-			return st, fmt.Errorf("fill needs %s (the first = outside quotes and brackets ends the selector)", argHelp(verb))
+			return st, fmt.Errorf("%s needs %s (the first = outside quotes and brackets ends the selector)", verb, argHelp(verb))
 		}
 		if err := CheckSelector(sel); err != nil {
 			return st, err
@@ -240,12 +352,15 @@ func parseStep(raw string, allowed []string) (Step, error) {
 		if err != nil {
 			return st, err
 		}
-		st.Target, st.Text = sel, t
-	case VerbPress:
-		if strings.ContainsAny(arg, " \t") {
-			return st, fmt.Errorf("press takes one key such as Enter, Tab or Control+A, got %q", arg)
+		if t == "" && verb != VerbFill {
+			return st, fmt.Errorf("%s needs %s: the text after = is empty", verb, argHelp(verb))
 		}
+		st.Target, st.Text = sel, t
+	default: // click, wait-for, wait-for-hidden
 		st.Target = arg
+		if err := CheckSelector(arg); err != nil {
+			return st, err
+		}
 	}
 	return st, nil
 }
@@ -256,6 +371,10 @@ func argHelp(verb string) string {
 		return "a URL, e.g. goto {url}"
 	case VerbFill:
 		return "SELECTOR=TEXT, e.g. fill textarea=Run the conformance suite"
+	case VerbSelect:
+		return "SELECTOR=VALUE, e.g. select select[name=transport]=http"
+	case VerbWaitForText:
+		return `SELECTOR=TEXT, e.g. wait-for-text [data-testid=status]=Connected`
 	case VerbPress:
 		return "a key, e.g. press Enter"
 	}
@@ -267,6 +386,7 @@ func argHelp(verb string) string {
 func checkURLTemplate(t string) error {
 	sample := expand(t, map[string]string{
 		PhURL: "http://127.0.0.1:1", PhServer: "http://127.0.0.1:2/mcp", PhServer2: "http://127.0.0.1:3/mcp", PhNonce: "0123",
+		PhPort: "5", PhTool: "t", PhArguments: "{}", PhMarker: "m",
 	})
 	// Placeholders supplied by a Go hook have no sample: stand in a host.
 	sample = placeholderRE.ReplaceAllString(sample, "http://127.0.0.1:4")

@@ -177,3 +177,29 @@ toolPanel.addEventListener("keydown", (ev) => {
 document.addEventListener("mousedown", (ev) => {
   if (!toolPanel.hidden && ev.target instanceof Node && !toolPanel.contains(ev.target) && !toolsBtn.contains(ev.target)) closeToolPicker();
 });
+
+// The model's tool list, as the agent sees it (/api/model-tools, the
+// agent's ModelTools): one [data-testid="model-tool"] per tool, its text
+// the tool's name, so that a driver reading the page (a host profile's
+// MODEL_TOOLS) sees exactly what the model is offered, defects included.
+// Collapsed under the protocol log; read once the page has loaded (the
+// servers' tools are listed when the backend connects).
+const modelToolList = el("ul", { class: "model-tool-list" });
+const modelToolCount = el("span", { class: "muted" });
+const modelTools = el("details", { class: "model-tools", "data-testid": "model-tools" }, el("summary", {}, "Tools offered to the model ", modelToolCount), modelToolList);
+document.querySelector("aside.side")?.append(modelTools);
+
+async function loadModelTools(): Promise<void> {
+  try {
+    const r = await fetch("/api/model-tools");
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    const names = ((await r.json()) as string[] | null) ?? [];
+    modelToolList.replaceChildren(...names.map((n) => el("li", { "data-testid": "model-tool" }, n)));
+    modelToolCount.textContent = `(${names.length})`;
+    modelTools.dataset.state = "loaded";
+  } catch (e) {
+    modelToolCount.textContent = `(could not load: ${e instanceof Error ? e.message : String(e)})`;
+    modelTools.dataset.state = "error";
+  }
+}
+void loadModelTools();

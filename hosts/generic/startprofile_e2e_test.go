@@ -1,0 +1,265 @@
+//go:build unix
+
+package generic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sethvargo/go-envconfig"
+
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+)
+
+// mcpconformOnPath builds the mcpconform binary once into a directory of
+// its own and puts that directory first on PATH, as a user who installed
+// it has it: the documented START runs `mcpconform serve`.
+func mcpconformOnPath(t *testing.T) {
+	t.Helper()
+	binOnce.Do(func() {
+		binDir, binErr = os.MkdirTemp("", "mcpconform-bin-")
+		if binErr != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "mcpconform"), "../../cmd/mcpconform").CombinedOutput()
+		if err != nil {
+			binErr = &buildError{err, string(out)}
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("building mcpconform: %v", binErr)
+	}
+	t.Setenv("PATH", binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+
+// refProfile runs the <!-- profile:ref --> block of docs/profiles.md with
+// bash and returns the MCPCONFORM_REF_* variables it exports: the
+// documented START example is what the tests drive.
+func refProfile(t *testing.T) map[string]string {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)<!-- profile:ref .*?-->\n```sh\n(.*?)```").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/profiles.md has no <!-- profile:ref --> sh block")
+	}
+	cmd := exec.Command("bash", "-euc", string(m[1])+"\nenv -0")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the START example of docs/profiles.md does not run: %v\n%s", err, stderr.String())
+	}
+	vars := map[string]string{}
+	for _, kv := range strings.Split(out.String(), "\x00") {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "MCPCONFORM_REF_") {
+			vars[k] = v
+		}
+	}
+	if !strings.Contains(vars["MCPCONFORM_REF_START"], "mcpconform serve") {
+		t.Fatalf("the example exports %v", vars)
+	}
+	return vars
+}
+
+// Done when (#14): the reference host driven through a profile given only
+// as environment variables (the documented START example: `mcpconform
+// serve` started by the profile, no Go hooks) ends every check as
+// `--host reference` does, and the profile has every capability.
+func TestReferenceThroughEnvProfile(t *testing.T) {
+	mcpconformOnPath(t)
+	vars := refProfile(t)
+	l := envconfig.MapLookuper(vars)
+	r := Check("ref", l)
+	if !r.OK() {
+		t.Fatalf("hosts --check ref: %v", r.Err)
+	}
+	if len(r.Unsupported) != 0 {
+		t.Errorf("hosts --check ref lists unsupported capabilities: %v (%v)", r.Unsupported, r.Why)
+	}
+	h, err := Lookup("ref", l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
+	defer cancel()
+	viaProfile, viaDriver := compareRuns(t, ctx, h, reference.New())
+	// Not a vacuous agreement: the checks of the new variables are judged
+	// the same way through the profile as through the Go driver.
+	status := map[string]protocol.Status{}
+	for _, c := range viaDriver.Cases {
+		status[c.ID] = c.Status
+	}
+	for _, c := range viaProfile.Cases {
+		switch c.ID {
+		case "visibility/app-tool-hidden", "lifecycle/teardown-sent", "lifecycle/tool-cancelled", "messages/add-to-conversation":
+			if c.Status != protocol.StatusPass {
+				t.Errorf("%s: %s %s through the profile (needs %v)", c.ID, c.Status, c.Message, c.Needs)
+			}
+		}
+		for _, k := range c.Needs {
+			if k == protocol.KindCheckDownload && c.Status == protocol.StatusSkip {
+				t.Errorf("%s skipped through the profile although checkDownload is every browser host's: %s", c.ID, c.Message)
+			}
+		}
+	}
+}
+
+// The profile's OPEN_TOOL, CANCEL, CLOSE and MODEL_TOOLS drive the
+// reference page for real: the tool picker in a new tab shows the probe's
+// View, Stop cancels its running call and the close button removes it; the
+// model's tool list read from the page carries a defect that corrupts it.
+// START's process group is gone after Teardown.
+func TestEnvProfileCapabilitiesOnTheReferencePage(t *testing.T) {
+	mcpconformOnPath(t)
+	vars := refProfile(t)
+	vars["MCPCONFORM_REF_START"] += " --host-defect app-only-tools-to-model"
+	h, err := Lookup("ref", envconfig.MapLookuper(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if _, err := h.Setup(ctx, env(t, time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	core, _ := Unwrap(h)
+	port := core.vars[PhPort]
+	torn := false
+	defer func() {
+		if !torn {
+			h.Teardown(context.Background())
+		}
+	}()
+
+	// The defect puts the app-only probe tool into the model's list, and
+	// the page's list shows it.
+	res := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindReadModelToolList})
+	var tools []string
+	if !res.OK || json.Unmarshal(res.Value, &tools) != nil {
+		t.Fatalf("readModelToolList: %+v", res)
+	}
+	if !slices.Contains(tools, "conformance_probe") || !slices.Contains(tools, "model_only_probe") || !slices.Contains(tools, reference.SuiteTool) {
+		t.Errorf("the model's tool list read through MODEL_TOOLS: %v", tools)
+	}
+
+	open := func(probe string, delayMs int) {
+		t.Helper()
+		args, _ := json.Marshal(map[string]any{"probe": probe, "delayMs": delayMs})
+		r := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindOpenTool, Tool: "conformance_slow", Arguments: args})
+		if !r.OK {
+			t.Fatalf("openTool: %s", r.Error)
+		}
+	}
+	waitView := func(marker string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			if p, _, _ := core.viewShowing(marker); p != nil {
+				if p == core.Page {
+					t.Errorf("the View of %s is in the suite's page, not a new tab", marker)
+				}
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no View shows %s 20 s after openTool", marker)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	pages := len(core.Ctx.Pages())
+	open("p-cancel-1", 60_000)
+	if n := len(core.Ctx.Pages()); n != pages+1 {
+		t.Errorf("openTool opened %d tabs, want 1", n-pages)
+	}
+	waitView("p-cancel-1")
+	if r := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindCancelTool, Marker: "p-cancel-1"}); !r.OK {
+		t.Errorf("cancelTool: %s", r.Error)
+	}
+	open("p-close-1", 0)
+	// One tool tab at a time: the previous one was closed.
+	if n := len(core.Ctx.Pages()); n != pages+1 {
+		t.Errorf("%d tabs after the second openTool, want %d", n, pages+1)
+	}
+	waitView("p-close-1")
+	if r := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindCloseView, Marker: "p-close-1"}); !r.OK {
+		t.Errorf("closeView: %s", r.Error)
+	}
+	if p, _, _ := core.viewShowing("p-close-1"); p != nil {
+		t.Error("the closed View is still shown")
+	}
+	if r := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindCloseView, Marker: "no-such-view"}); r.OK || !strings.Contains(r.Error, `no View displays "no-such-view"`) {
+		t.Errorf("closeView of no View: %+v", r)
+	}
+	// resetIsolation closes the tabs OPEN_TOOL opened.
+	if r := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindResetIsolation}); !r.OK {
+		t.Errorf("resetIsolation: %s", r.Error)
+	}
+	if n := len(core.Ctx.Pages()); n != 1 {
+		t.Errorf("%d pages after resetIsolation, want 1", n)
+	}
+
+	torn = true
+	if err := h.Teardown(context.Background()); err != nil {
+		t.Errorf("teardown: %v", err)
+	}
+	if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second); err == nil {
+		c.Close()
+		t.Errorf("mcpconform serve still listens on %s after Teardown", port)
+	}
+}
+
+// A defect that corrupts the model's tool list is caught through the
+// profile alone: with `serve --host-defect app-only-tools-to-model`,
+// visibility/app-tool-hidden fails, judged from MODEL_TOOLS.
+func TestEnvProfileCatchesTheToolListDefect(t *testing.T) {
+	mcpconformOnPath(t)
+	vars := refProfile(t)
+	vars["MCPCONFORM_REF_START"] += " --host-defect app-only-tools-to-model"
+	h, err := Lookup("ref", envconfig.MapLookuper(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: env(t, time.Minute), Logf: t.Logf, Selection: runner.Selection{Globs: []string{"visibility/app-tool-hidden"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hr.Cases) != 1 {
+		t.Fatalf("cases: %+v", hr.Cases)
+	}
+	c := hr.Cases[0]
+	if c.Status != protocol.StatusFail || !strings.Contains(c.Message, "conformance_probe") {
+		t.Errorf("%s: %s %q, want FAIL naming the leaked tool", c.ID, c.Status, c.Message)
+	}
+}

@@ -33,7 +33,7 @@ var Variations = []Variation{
 	{"payload-extra-keys", "unknown extra keys in the ui/initialize result, hostContext and notification params: the schemas are passthrough and HostContext has an index signature (S L533-600; SDK McpUiInitializeResultSchema)"},
 	{"payload-meta-on-notifications", "every host-to-View notification carries params._meta: MCP notification params may always hold _meta (MCP base protocol, Notification.params._meta)"},
 	{"csp-meta", "the View's CSP is a <meta http-equiv> at the top of its srcdoc instead of the proxy's response header: \"The Sandbox MUST load the raw HTML of the View with CSP settings that ...\" (S L479) names no delivery"},
-	{"csp-stricter", "the CSP adds form-action 'none', worker-src 'none', manifest-src 'none' and drops the 'self' sources no View needs: \"Host MAY further restrict but MUST NOT allow undeclared domains\" (S L286)"},
+	{"csp-stricter", "the CSP adds form-action 'none', worker-src 'none', manifest-src 'none', drops the 'self' sources no View needs and refuses data: images (img-src 'none' without resourceDomains, as MCP Inspector 2.12.0 does): \"Host MAY further restrict but MUST NOT allow undeclared domains\" (S L286)"},
 	{"view-same-origin", "the inner View iframe also gets allow-same-origin (as basic-host, Claude and ChatGPT do): the MUST of S L475 covers only the Sandbox's own permissions"},
 	{"no-permissions-allow", "requested _meta.ui.permissions are not mapped to an allow= attribute: \"the Sandbox MAY set the inner iframe's allow attribute accordingly\" (S L484)"},
 	{"no-context-changed-on-theme", "a theme change is not announced to the View: \"Host MAY send this notification when any context field changes\" (S L1229)"},

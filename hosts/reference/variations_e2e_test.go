@@ -240,7 +240,7 @@ func TestVariationsTakeEffect(t *testing.T) {
 	})
 	one("csp-stricter", func(t *testing.T, p *varPage) {
 		header, _ := sandboxCSP(t, p.srv)
-		for _, d := range []string{"form-action 'none'", "worker-src 'none'", "manifest-src 'none'", "media-src data:", "default-src 'none'", "object-src 'none'"} {
+		for _, d := range []string{"form-action 'none'", "worker-src 'none'", "manifest-src 'none'", "media-src data:", "img-src 'none'", "default-src 'none'", "object-src 'none'"} {
 			if !strings.Contains(header, d) {
 				t.Errorf("proxy CSP %q lacks %s", header, d)
 			}

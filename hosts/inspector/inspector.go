@@ -15,8 +15,9 @@
 // Capabilities, each backed by something the Inspector really does: real
 // clicks, its own colour-scheme toggle, the native confirm() it shows before
 // ui/download-file, new tabs from ui/open-link, the host DOM around the View,
-// and console lines. It has no agent and no conversation, so
-// conversationContains and readModelToolList are absent and those checks
+// console lines, and openTool through its deep link in a second tab (so the
+// suite's probe Views need no agent). It has no agent and no conversation,
+// so conversationContains and readModelToolList are absent and those checks
 // skip.
 package inspector
 

@@ -7,18 +7,23 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mxschmitt/playwright-go"
+
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
@@ -60,23 +65,20 @@ var (
 		"model-context/next-turn":         "the host does not advertise hostCapabilities.updateModelContext",
 		"model-context/last-wins":         "the host does not advertise hostCapabilities.updateModelContext",
 		"sampling/create-message":         "the host does not advertise hostCapabilities.sampling",
-		// No agent: nobody calls the probe tools a check asks for.
-		"negotiation/ui-resource-read":           noAgent,
-		"negotiation/legacy-resource-uri":        noAgent,
-		"negotiation/ui-meta-listing-fallback":   noAgent,
-		"negotiation/ui-meta-content-precedence": noAgent,
-		"lifecycle/result-after-delay":           noAgent,
-		"lifecycle/tool-cancelled":               noAgent,
-		"lifecycle/teardown-sent":                noAgent,
-		"lifecycle/teardown-awaited":             noAgent,
-		"lifecycle/request-teardown":             noAgent,
-		"csp/default-restrictive":                noAgent,
+		// The probe Views open through openTool (the deep link in a new
+		// tab); what these checks do with them next the driver cannot.
+		"lifecycle/tool-cancelled":   "unsupported: cancelTool",
+		"lifecycle/teardown-sent":    "unsupported: closeView",
+		"lifecycle/teardown-awaited": "unsupported: closeView",
+		"lifecycle/request-teardown": "without closeView the suite cannot tell",
+	}
+	// Checks judged only because openTool opens their probe View (without
+	// it they skip: the Inspector has no agent).
+	judgedThroughOpenTool = []string{
+		"negotiation/ui-resource-read", "negotiation/legacy-resource-uri", "negotiation/ui-meta-listing-fallback",
+		"negotiation/ui-meta-content-precedence", "lifecycle/result-after-delay", "csp/default-restrictive",
 	}
 )
-
-// The skip of a check that needs the agent to call a probe tool: the
-// Inspector does not advertise ui/message.
-const noAgent = "the host does not advertise hostCapabilities.message, so the agent cannot be asked"
 
 // The whole suite against a real Inspector the driver installs and starts:
 // every check ends as reviewed, and no Inspector process outlives Teardown.
@@ -124,6 +126,14 @@ func TestSuiteOnInspector(t *testing.T) {
 		}
 		if c.Status != want || !strings.Contains(c.Message, why) {
 			t.Errorf("%s: got %s %q, reviewed %s %q", c.ID, c.Status, c.Message, want, why)
+		}
+	}
+	if !hosts.Supports(h, protocol.KindOpenTool) {
+		t.Error("the Inspector driver does not offer openTool")
+	}
+	for _, c := range hr.Cases {
+		if slices.Contains(judgedThroughOpenTool, c.ID) && c.Status != protocol.StatusPass {
+			t.Errorf("%s, judged through openTool: %s %q, want PASS", c.ID, c.Status, c.Message)
 		}
 	}
 	for _, m := range []map[string]string{wantFail, wantOptional, wantSkip} {
@@ -232,6 +242,40 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 		}
 	})
 
+	t.Run("open tool", func(t *testing.T) {
+		// The deep link of a probe tool in a new tab: the Inspector calls
+		// it (the fixture server sees the call) and shows its View, while
+		// the suite's View stays; the next openTool closes that tab.
+		if !hosts.Supports(h, protocol.KindOpenTool) {
+			t.Fatal("the Inspector driver does not offer openTool")
+		}
+		var pages []playwright.Page
+		for i := 0; i < 2; i++ {
+			id := fmt.Sprintf("insp-open-%d-%s", i, randomHex(4))
+			r := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindOpenTool, Tool: mcpserver.ToolSlow, Arguments: json.RawMessage(fmt.Sprintf(`{"probe":%q,"delayMs":0}`, id))})
+			if !r.OK {
+				t.Fatalf("openTool %s: %+v", mcpserver.ToolSlow, r)
+			}
+			pages = append(pages, h.toolPage)
+			deadline := time.Now().Add(15 * time.Second)
+			for !sawProbeCall(id) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the fixture server saw no %s call for probe %s", mcpserver.ToolSlow, id)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if n, _ := h.toolPage.Locator(selAppFrame).Count(); n != 1 {
+				t.Errorf("the tool tab shows %d app frames, want 1", n)
+			}
+		}
+		if !pages[0].IsClosed() || pages[1].IsClosed() || h.Page.IsClosed() {
+			t.Errorf("tabs closed: first openTool %v (want true), second %v (want false), the suite's %v (want false)", pages[0].IsClosed(), pages[1].IsClosed(), h.Page.IsClosed())
+		}
+		if _, err := suite.ListTests(ctx); err != nil {
+			t.Fatalf("the suite is gone after openTool: %v", err)
+		}
+	})
+
 	t.Run("console", func(t *testing.T) {
 		r, err := h.ReadConsole(ctx, protocol.Request{Kind: protocol.KindReadConsole, Pattern: `ui/initialize`, TimeoutMs: 5000})
 		if err != nil || !r.OK {
@@ -310,7 +354,7 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 			t.Fatalf("only %d lifecycle checks ran", len(hr.Cases))
 		}
 		for _, c := range hr.Cases {
-			if c.Status != protocol.StatusPass && (c.Status != protocol.StatusSkip || wantSkip[c.ID] != noAgent || !strings.Contains(c.Message, noAgent)) {
+			if why, ok := wantSkip[c.ID]; c.Status != protocol.StatusPass && (c.Status != protocol.StatusSkip || !ok || !strings.Contains(c.Message, why)) {
 				t.Errorf("%s: %s %s", c.ID, c.Status, c.Message)
 			}
 		}
@@ -327,6 +371,17 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertStopped(t, h)
+}
+
+// sawProbeCall reports whether the main fixture server saw a probe tool
+// called for probe id.
+func sawProbeCall(id string) bool {
+	for _, c := range e2etest.Started().Fixtures.MainServer.Observations().ToolCalls {
+		if c.Tool == mcpserver.ToolSlow && strings.Contains(string(c.Arguments), id) {
+			return true
+		}
+	}
+	return false
 }
 
 // A missing or unreachable Inspector fails Setup at once, naming the

@@ -182,6 +182,14 @@ func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Res
 	if args == "" {
 		args = "{}"
 	}
+	// The user keeps the suite's View where they look, as the agent path
+	// leaves it (ClickTrigger scrolls it into view before the message that
+	// asks for the tool): the page follows new cards only from the end of
+	// the conversation, and a View scrolled away is not rendered (an
+	// <object> in it never loads).
+	if el, err := h.SuiteFrameElement(); err == nil {
+		el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
+	}
 	if err := h.callFromPicker(req.Tool, args); err != nil {
 		return protocol.Result{OK: false, Error: "the tool picker could not call " + req.Tool + ": " + browserhost.FirstLine(err)}, nil
 	}

@@ -15,10 +15,11 @@
 // Capabilities, each backed by something the Inspector really does: real
 // clicks, its own colour-scheme toggle, the native confirm() it shows before
 // ui/download-file, new tabs from ui/open-link, the host DOM around the View,
-// console lines, and openTool through its deep link in a second tab (so the
-// suite's probe Views need no agent). It has no agent and no conversation,
-// so conversationContains and readModelToolList are absent and those checks
-// skip.
+// console lines, openTool through its deep link in a second tab (so the
+// suite's probe Views need no agent) and closeView with its Close button.
+// It has no Stop for an app's tool call (cancelTool), and no agent and no
+// conversation, so conversationContains and readModelToolList are absent
+// and those checks skip.
 package inspector
 
 import (
@@ -47,6 +48,7 @@ const (
 	selAppsForm    = `[data-testid="apps-form"]`
 	selAppFrame    = `[data-testid="apps-form"] iframe`
 	selAppsError   = `[data-testid="apps-error"]`
+	selCloseApp    = `[data-testid="apps-form"] button[aria-label="Close"]`
 	selThemeToggle = `button[aria-label="Toggle color scheme"]`
 	// The colour scheme Mantine applies, on <html>.
 	attrScheme = "data-mantine-color-scheme"
@@ -288,6 +290,33 @@ func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Res
 	p.OnDialog(func(d playwright.Dialog) { d.Dismiss() })
 	if err := h.openAppIn(p, req.Tool, args, toolTimeout); err != nil {
 		return protocol.Result{OK: false, Error: browserhost.FirstLine(err)}, nil
+	}
+	return protocol.Result{OK: true}, nil
+}
+
+// CloseView presses the Close button of the Apps tab whose View displays
+// req.Marker (the tab of an OpenTool, or the host page) and waits until the
+// Inspector has removed the app frame.
+func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	var page playwright.Page
+	for _, p := range []playwright.Page{h.toolPage, h.Page} {
+		if p == nil || p.IsClosed() {
+			continue
+		}
+		view := p.FrameLocator(selAppFrame).FrameLocator("iframe")
+		if n, err := view.GetByText(req.Marker).Count(); err == nil && n > 0 {
+			page = p
+			break
+		}
+	}
+	if page == nil {
+		return protocol.Result{OK: false, Error: fmt.Sprintf("no View displays %q", req.Marker)}, nil
+	}
+	if err := page.Locator(selCloseApp).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
+		return protocol.Result{OK: false, Error: "could not press the Apps tab's Close button: " + browserhost.FirstLine(err)}, nil
+	}
+	if err := page.Locator(selAppFrame).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: playwright.Float(10000)}); err != nil {
+		return protocol.Result{OK: false, Error: "the View was not removed after Close: " + browserhost.FirstLine(err)}, nil
 	}
 	return protocol.Result{OK: true}, nil
 }

@@ -15,9 +15,11 @@
 // Capabilities, each backed by something the Inspector really does: real
 // clicks, its own colour-scheme toggle, the native confirm() it shows before
 // ui/download-file, new tabs from ui/open-link, the host DOM around the View,
-// and console lines. It has no agent and no conversation, so
-// conversationContains and readModelToolList are absent and those checks
-// skip.
+// console lines, openTool through its deep link in a second tab (so the
+// suite's probe Views need no agent) and closeView with its Close button.
+// It has no Stop for an app's tool call (cancelTool), and no agent and no
+// conversation, so conversationContains and readModelToolList are absent
+// and those checks skip.
 package inspector
 
 import (
@@ -46,6 +48,7 @@ const (
 	selAppsForm    = `[data-testid="apps-form"]`
 	selAppFrame    = `[data-testid="apps-form"] iframe`
 	selAppsError   = `[data-testid="apps-error"]`
+	selCloseApp    = `[data-testid="apps-form"] button[aria-label="Close"]`
 	selThemeToggle = `button[aria-label="Toggle color scheme"]`
 	// The colour scheme Mantine applies, on <html>.
 	attrScheme = "data-mantine-color-scheme"
@@ -74,6 +77,8 @@ type Host struct {
 	logf                  func(string, ...any)
 
 	native browserhost.Dialogs // native dialogs shown by the host page
+	// toolPage is the tab of the last OpenTool (nil when none is open).
+	toolPage playwright.Page
 }
 
 // init registers the host as --host inspector (hosts/builtin imports it).
@@ -190,66 +195,144 @@ func (h *Host) instance(ctx context.Context, env hosts.Env) (*instance, error) {
 }
 
 // appURL is the Inspector's deep link: connect to the server over
-// Streamable HTTP, switch to the Apps tab, select the suite tool and
-// pre-fill its form with a fresh nonce.
-func (h *Host) appURL(serverURL string) string {
-	args, _ := json.Marshal(map[string]string{"nonce": randomHex(16)})
+// Streamable HTTP, switch to the Apps tab, select the tool and pre-fill its
+// form with args (a JSON object).
+func (h *Host) appURL(serverURL, tool string, args []byte) string {
 	q := url.Values{}
 	q.Set("serverUrl", serverURL)
 	q.Set("transport", "http")
 	q.Set("autoConnect", h.inst.Token)
-	q.Set("openApp", mcpserver.ToolSuite)
+	q.Set("openApp", tool)
 	q.Set("appArgs", base64.RawURLEncoding.EncodeToString(args))
 	return h.inst.URL + "/?" + q.Encode()
 }
 
-// openApp loads the deep link, waits for the connection and clicks Open App.
+// suiteArgs are the suite tool's arguments: a fresh nonce.
+func suiteArgs() []byte {
+	b, _ := json.Marshal(map[string]string{"nonce": randomHex(16)})
+	return b
+}
+
+// openApp loads the deep link of the suite tool in the host page, waits for
+// the connection and clicks Open App.
 func (h *Host) openApp(ctx context.Context, timeout time.Duration) error {
+	return h.openAppIn(h.Page, mcpserver.ToolSuite, suiteArgs(), timeout)
+}
+
+// openAppIn loads the deep link of tool with args in page, waits for the
+// connection and clicks Open App.
+func (h *Host) openAppIn(page playwright.Page, tool string, args []byte, timeout time.Duration) error {
 	ms := float64(timeout.Milliseconds())
-	if _, err := h.Page.Goto(h.appURL(h.serverURL()), playwright.PageGotoOptions{Timeout: &ms}); err != nil {
+	if _, err := page.Goto(h.appURL(h.serverURL(), tool, args), playwright.PageGotoOptions{Timeout: &ms}); err != nil {
 		return fmt.Errorf("opening the Inspector at %s: %w", h.inst.URL, err)
 	}
 	// Connected, or an error the Inspector shows: whichever comes first.
-	if _, err := h.Page.WaitForFunction(`(sel) => {
+	if _, err := page.WaitForFunction(`(sel) => {
 		const e = document.querySelector(sel);
 		if (!e) return false;
 		const s = e.getAttribute("data-status");
 		return s === "connected" || s === "error" || !!e.getAttribute("data-error-message");
 	}`, selStatus, playwright.PageWaitForFunctionOptions{Timeout: &ms}); err != nil {
-		st, _ := h.Page.Locator(selStatus).GetAttribute("data-status", playwright.LocatorGetAttributeOptions{Timeout: playwright.Float(1000)})
+		st, _ := page.Locator(selStatus).GetAttribute("data-status", playwright.LocatorGetAttributeOptions{Timeout: playwright.Float(1000)})
 		return fmt.Errorf("the Inspector did not connect to %s within %s (status %q; does the token match?): %w", h.serverURL(), timeout, st, err)
 	}
-	status := h.Page.Locator(selStatus)
+	status := page.Locator(selStatus)
 	if st, _ := status.GetAttribute("data-status"); st != "connected" {
 		msg, _ := status.GetAttribute("data-error-message")
 		return fmt.Errorf("the Inspector could not connect to %s: status %q: %s", h.serverURL(), st, msg)
 	}
-	return h.clickOpenApp(timeout)
+	return clickOpenApp(page, tool, timeout)
 }
 
 func (h *Host) serverURL() string { return h.server }
 
-// clickOpenApp clicks the Inspector's Open App button and waits for the app
-// iframe, or the Inspector's own "App failed to load" panel.
-func (h *Host) clickOpenApp(timeout time.Duration) error {
+// clickOpenApp clicks the Inspector's Open App button for tool and waits
+// for the app iframe, or the Inspector's own "App failed to load" panel.
+func clickOpenApp(page playwright.Page, tool string, timeout time.Duration) error {
 	ms := float64(timeout.Milliseconds())
-	if err := h.Page.Locator(selOpenApp).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
-		return fmt.Errorf("clicking Open App for %s: %w", mcpserver.ToolSuite, err)
+	if err := page.Locator(selOpenApp).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
+		return fmt.Errorf("clicking Open App for %s: %w", tool, err)
 	}
-	either := h.Page.Locator(selAppFrame + ", " + selAppsError).First()
+	either := page.Locator(selAppFrame + ", " + selAppsError).First()
 	if err := either.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateAttached, Timeout: &ms}); err != nil {
 		return fmt.Errorf("the Inspector showed no app frame within %s: %w", timeout, err)
 	}
-	if n, _ := h.Page.Locator(selAppsError).Count(); n > 0 {
-		txt, _ := h.Page.Locator(selAppsError).InnerText()
-		return fmt.Errorf("the Inspector could not open %s: %s", mcpserver.ToolSuite, strings.TrimSpace(txt))
+	if n, _ := page.Locator(selAppsError).Count(); n > 0 {
+		txt, _ := page.Locator(selAppsError).InnerText()
+		return fmt.Errorf("the Inspector could not open %s: %s", tool, strings.TrimSpace(txt))
 	}
 	return nil
+}
+
+// toolTimeout bounds OpenTool's deep link, connection and Open App (the
+// Inspector takes about 5 s to connect and 1.5 s more for the frame).
+const toolTimeout = 25 * time.Second
+
+// OpenTool shows the View of req.Tool called with req.Arguments, as a user
+// of the Inspector's deep link would: in a new tab of the same browser
+// context (the suite's View stays in the first), the link connects to the
+// fixture server, selects the tool in the Apps tab with the arguments
+// filled in, and the driver clicks Open App. The tab of the previous
+// OpenTool is closed first; Teardown closes the last one with the context.
+func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	h.closeToolPage()
+	args := []byte(req.Arguments)
+	if len(args) == 0 {
+		args = []byte("{}")
+	}
+	p, err := h.Ctx.NewPage()
+	if err != nil {
+		return protocol.Result{}, fmt.Errorf("a new tab for %s: %w", req.Tool, err)
+	}
+	h.toolPage = p
+	// A native dialog would block the tab's renderer: none is expected
+	// from a probe View, so any is dismissed.
+	p.OnDialog(func(d playwright.Dialog) { d.Dismiss() })
+	if err := h.openAppIn(p, req.Tool, args, toolTimeout); err != nil {
+		return protocol.Result{OK: false, Error: browserhost.FirstLine(err)}, nil
+	}
+	return protocol.Result{OK: true}, nil
+}
+
+// CloseView presses the Close button of the Apps tab whose View displays
+// req.Marker (the tab of an OpenTool, or the host page) and waits until the
+// Inspector has removed the app frame.
+func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	var page playwright.Page
+	for _, p := range []playwright.Page{h.toolPage, h.Page} {
+		if p == nil || p.IsClosed() {
+			continue
+		}
+		view := p.FrameLocator(selAppFrame).FrameLocator("iframe")
+		if n, err := view.GetByText(req.Marker).Count(); err == nil && n > 0 {
+			page = p
+			break
+		}
+	}
+	if page == nil {
+		return protocol.Result{OK: false, Error: fmt.Sprintf("no View displays %q", req.Marker)}, nil
+	}
+	if err := page.Locator(selCloseApp).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
+		return protocol.Result{OK: false, Error: "could not press the Apps tab's Close button: " + browserhost.FirstLine(err)}, nil
+	}
+	if err := page.Locator(selAppFrame).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: playwright.Float(10000)}); err != nil {
+		return protocol.Result{OK: false, Error: "the View was not removed after Close: " + browserhost.FirstLine(err)}, nil
+	}
+	return protocol.Result{OK: true}, nil
+}
+
+// closeToolPage closes the tab of the last OpenTool, if one is open.
+func (h *Host) closeToolPage() {
+	if h.toolPage != nil {
+		h.toolPage.Close()
+		h.toolPage = nil
+	}
 }
 
 // Teardown closes the browser context and stops the Inspector it started
 // (its whole process group); an attached Inspector is left running.
 func (h *Host) Teardown(ctx context.Context) error {
+	h.closeToolPage()
 	err := h.Close()
 	if h.inst != nil && h.inst.proc != nil {
 		if e := h.inst.proc.Stop(3 * time.Second); e != nil && err == nil {

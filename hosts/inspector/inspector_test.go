@@ -7,18 +7,23 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mxschmitt/playwright-go"
+
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
@@ -45,6 +50,9 @@ var (
 	// Expected failures: each must also be an entry of expectations/inspector.yaml.
 	wantFail = map[string]string{
 		"visibility/model-only-tool-rejected": "received 1 call(s) of the model-only tool model_only_probe",
+		// Judged through openTool and closeView: Close removes the View in
+		// the same turn as it posts ui/resource-teardown to it.
+		"lifecycle/teardown-sent": "no report of ui/resource-teardown reached the server",
 	}
 	// MAYs the Inspector does not take up: OPTIONAL, never failures, and no
 	// entry of expectations/inspector.yaml.
@@ -60,23 +68,21 @@ var (
 		"model-context/next-turn":         "the host does not advertise hostCapabilities.updateModelContext",
 		"model-context/last-wins":         "the host does not advertise hostCapabilities.updateModelContext",
 		"sampling/create-message":         "the host does not advertise hostCapabilities.sampling",
-		// No agent: nobody calls the probe tools a check asks for.
-		"negotiation/ui-resource-read":           noAgent,
-		"negotiation/legacy-resource-uri":        noAgent,
-		"negotiation/ui-meta-listing-fallback":   noAgent,
-		"negotiation/ui-meta-content-precedence": noAgent,
-		"lifecycle/result-after-delay":           noAgent,
-		"lifecycle/tool-cancelled":               noAgent,
-		"lifecycle/teardown-sent":                noAgent,
-		"lifecycle/teardown-awaited":             noAgent,
-		"lifecycle/request-teardown":             noAgent,
-		"csp/default-restrictive":                noAgent,
+		// The probe View opens through openTool (the deep link in a new
+		// tab), but the Apps tab has no Stop for a running tool call.
+		"lifecycle/tool-cancelled": "unsupported: cancelTool",
+		// Nothing to judge the wait by: teardown-sent fails.
+		"lifecycle/teardown-awaited": "the View got no ui/resource-teardown at all",
+	}
+	// Checks judged only because openTool opens their probe View (without
+	// it they skip: the Inspector has no agent); those after the first six
+	// also close it (closeView).
+	judgedThroughOpenTool = []string{
+		"negotiation/ui-resource-read", "negotiation/legacy-resource-uri", "negotiation/ui-meta-listing-fallback",
+		"negotiation/ui-meta-content-precedence", "lifecycle/result-after-delay", "csp/default-restrictive",
+		"lifecycle/request-teardown",
 	}
 )
-
-// The skip of a check that needs the agent to call a probe tool: the
-// Inspector does not advertise ui/message.
-const noAgent = "the host does not advertise hostCapabilities.message, so the agent cannot be asked"
 
 // The whole suite against a real Inspector the driver installs and starts:
 // every check ends as reviewed, and no Inspector process outlives Teardown.
@@ -124,6 +130,14 @@ func TestSuiteOnInspector(t *testing.T) {
 		}
 		if c.Status != want || !strings.Contains(c.Message, why) {
 			t.Errorf("%s: got %s %q, reviewed %s %q", c.ID, c.Status, c.Message, want, why)
+		}
+	}
+	if !hosts.Supports(h, protocol.KindOpenTool) {
+		t.Error("the Inspector driver does not offer openTool")
+	}
+	for _, c := range hr.Cases {
+		if slices.Contains(judgedThroughOpenTool, c.ID) && c.Status != protocol.StatusPass {
+			t.Errorf("%s, judged through openTool: %s %q, want PASS", c.ID, c.Status, c.Message)
 		}
 	}
 	for _, m := range []map[string]string{wantFail, wantOptional, wantSkip} {
@@ -232,6 +246,52 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 		}
 	})
 
+	t.Run("open tool", func(t *testing.T) {
+		// The deep link of a probe tool in a new tab: the Inspector calls
+		// it (the fixture server sees the call) and shows its View, while
+		// the suite's View stays; the next openTool closes that tab.
+		if !hosts.Supports(h, protocol.KindOpenTool) {
+			t.Fatal("the Inspector driver does not offer openTool")
+		}
+		var pages []playwright.Page
+		var lastID string
+		for i := 0; i < 2; i++ {
+			id := fmt.Sprintf("insp-open-%d-%s", i, randomHex(4))
+			r := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindOpenTool, Tool: mcpserver.ToolSlow, Arguments: json.RawMessage(fmt.Sprintf(`{"probe":%q,"delayMs":0}`, id))})
+			if !r.OK {
+				t.Fatalf("openTool %s: %+v", mcpserver.ToolSlow, r)
+			}
+			pages, lastID = append(pages, h.toolPage), id
+			deadline := time.Now().Add(15 * time.Second)
+			for !sawProbeCall(id) {
+				if time.Now().After(deadline) {
+					t.Fatalf("the fixture server saw no %s call for probe %s", mcpserver.ToolSlow, id)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if n, _ := h.toolPage.Locator(selAppFrame).Count(); n != 1 {
+				t.Errorf("the tool tab shows %d app frames, want 1", n)
+			}
+		}
+		if !pages[0].IsClosed() || pages[1].IsClosed() || h.Page.IsClosed() {
+			t.Errorf("tabs closed: first openTool %v (want true), second %v (want false), the suite's %v (want false)", pages[0].IsClosed(), pages[1].IsClosed(), h.Page.IsClosed())
+		}
+		// closeView finds the View by its marker (the probe id it shows)
+		// in the tool tab and presses the Apps tab's Close.
+		if r, err := h.CloseView(ctx, protocol.Request{Kind: protocol.KindCloseView, Marker: "no-such-marker-" + randomHex(4)}); err != nil || r.OK {
+			t.Errorf("closeView of a marker no View shows: %v %+v", err, r)
+		}
+		if r, err := h.CloseView(ctx, protocol.Request{Kind: protocol.KindCloseView, Marker: lastID}); err != nil || !r.OK {
+			t.Fatalf("closeView %s: %v %+v", lastID, err, r)
+		}
+		if n, _ := pages[1].Locator(selAppFrame).Count(); n != 0 {
+			t.Errorf("after closeView the tool tab still shows %d app frames", n)
+		}
+		if _, err := suite.ListTests(ctx); err != nil {
+			t.Fatalf("the suite is gone after openTool: %v", err)
+		}
+	})
+
 	t.Run("console", func(t *testing.T) {
 		r, err := h.ReadConsole(ctx, protocol.Request{Kind: protocol.KindReadConsole, Pattern: `ui/initialize`, TimeoutMs: 5000})
 		if err != nil || !r.OK {
@@ -310,7 +370,9 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 			t.Fatalf("only %d lifecycle checks ran", len(hr.Cases))
 		}
 		for _, c := range hr.Cases {
-			if c.Status != protocol.StatusPass && (c.Status != protocol.StatusSkip || wantSkip[c.ID] != noAgent || !strings.Contains(c.Message, noAgent)) {
+			skipWhy, skip := wantSkip[c.ID]
+			failWhy, fail := wantFail[c.ID]
+			if c.Status != protocol.StatusPass && !(skip && c.Status == protocol.StatusSkip && strings.Contains(c.Message, skipWhy)) && !(fail && c.Status == protocol.StatusFail && strings.Contains(c.Message, failWhy)) {
 				t.Errorf("%s: %s %s", c.ID, c.Status, c.Message)
 			}
 		}
@@ -327,6 +389,17 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertStopped(t, h)
+}
+
+// sawProbeCall reports whether the main fixture server saw a probe tool
+// called for probe id.
+func sawProbeCall(id string) bool {
+	for _, c := range e2etest.Started().Fixtures.MainServer.Observations().ToolCalls {
+		if c.Tool == mcpserver.ToolSlow && strings.Contains(string(c.Arguments), id) {
+			return true
+		}
+	}
+	return false
 }
 
 // A missing or unreachable Inspector fails Setup at once, naming the

@@ -3,6 +3,7 @@ package reference_test
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -248,5 +249,50 @@ func TestScreenshotForREADME(t *testing.T) {
 	}
 	if _, err := h.Page.Screenshot(playwright.PageScreenshotOptions{Path: &out}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// probeChecks are the checks that open a probe View (launchProbe).
+var probeChecks = []string{
+	"negotiation/ui-resource-read", "negotiation/legacy-resource-uri", "negotiation/ui-meta-listing-fallback",
+	"negotiation/ui-meta-content-precedence", "lifecycle/result-after-delay", "lifecycle/tool-cancelled",
+	"lifecycle/teardown-sent", "lifecycle/teardown-awaited", "lifecycle/request-teardown", "csp/default-restrictive",
+}
+
+// The probe checks pass through either path of launchProbe: with no agent
+// (no-agent) only openTool, the host's own tool picker, can open the probe
+// Views; without a tool picker (no-open-tool) only the agent can.
+func TestProbeChecksThroughOpenToolAndAgent(t *testing.T) {
+	for _, c := range []struct {
+		variation string
+		openTool  bool
+	}{{"no-agent", true}, {"no-open-tool", false}} {
+		t.Run(c.variation, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			defer cancel()
+			vs, err := reference.ParseVariations([]string{c.variation})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := reference.NewWith(nil, vs)
+			if got := hosts.Supports(h, protocol.KindOpenTool); got != c.openTool {
+				t.Fatalf("under %s the host supports openTool: %v, want %v", c.variation, got, c.openTool)
+			}
+			hr, err := runner.Run(ctx, h, runner.Options{Env: env(t), Stall: 2 * time.Minute, Selection: runner.Selection{Globs: probeChecks}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hr.Cases) != len(probeChecks) {
+				t.Errorf("%d checks ran, want %d", len(hr.Cases), len(probeChecks))
+			}
+			for _, cs := range hr.Cases {
+				if cs.Status != protocol.StatusPass {
+					t.Errorf("%s: %s %s", cs.ID, cs.Status, cs.Message)
+				}
+				if !slices.Contains(cs.Needs, protocol.KindOpenTool) {
+					t.Errorf("%s needs %v: openTool is missing, so reports cannot tell how its probe View opened", cs.ID, cs.Needs)
+				}
+			}
+		})
 	}
 }

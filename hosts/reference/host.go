@@ -28,6 +28,8 @@ const (
 	selAppCard      = `[data-testid="app-card"]`
 	selToolStop     = `[data-testid="tool-stop"]`
 	selViewClose    = `[data-testid="view-close"]`
+	selToolPicker   = `[data-testid="tool-picker"]`
+	selToolPanel    = `[data-testid="tool-picker-panel"]`
 	// Prompt is what the driver types to make the agent show the suite.
 	Prompt = "Run the MCP Apps conformance suite"
 )
@@ -123,19 +125,39 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 }
 
 // callFromPicker calls a tool through the host's tool picker, as a user of
-// a host without an agent does.
+// a host without an agent does: the call takes the agent's path, and a tool
+// with a UI shows its View in a new app card. It returns once the picker
+// has taken the call (closed without an arguments error).
 func (h *Host) callFromPicker(tool, args string) error {
 	ms := 10000.0
+	panel := h.Page.Locator(selToolPanel)
 	steps := []struct {
 		what string
 		do   func() error
 	}{
-		{"opening the tool picker", func() error { return h.Page.Locator(`[data-testid="tool-picker"]`).Click() }},
+		{"opening the tool picker", func() error {
+			// The button toggles: a picker left open is used as it is.
+			if open, _ := panel.IsVisible(); open {
+				return nil
+			}
+			return h.Page.Locator(selToolPicker).Click(playwright.LocatorClickOptions{Timeout: &ms})
+		}},
 		{"choosing " + tool, func() error {
 			return h.Page.Locator(fmt.Sprintf(`[data-testid="tool-option"][data-tool=%q]`, tool)).Click(playwright.LocatorClickOptions{Timeout: &ms})
 		}},
 		{"entering the arguments", func() error { return h.Page.Locator(`[data-testid="tool-args"]`).Fill(args) }},
-		{"calling " + tool, func() error { return h.Page.Locator(`[data-testid="tool-call"]`).Click() }},
+		{"calling " + tool, func() error {
+			return h.Page.Locator(`[data-testid="tool-call"]`).Click(playwright.LocatorClickOptions{Timeout: &ms})
+		}},
+		{"waiting for the picker to take the call", func() error {
+			err := panel.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateHidden, Timeout: &ms})
+			if err != nil {
+				if msg, _ := h.Page.Locator(`[data-testid="tool-args-error"]`).TextContent(); msg != "" {
+					return fmt.Errorf("the picker refused the arguments %s: %s", args, msg)
+				}
+			}
+			return err
+		}},
 	}
 	for _, s := range steps {
 		if err := s.do(); err != nil {
@@ -143,6 +165,35 @@ func (h *Host) callFromPicker(tool, args string) error {
 		}
 	}
 	return nil
+}
+
+// Supports makes openTool absent under the no-open-tool variation (a host
+// without a tool list); every other capability is the method's.
+func (h *Host) Supports(k protocol.Kind) bool {
+	return k != protocol.KindOpenTool || !h.variations["no-open-tool"]
+}
+
+// OpenTool calls the tool with the arguments from the host's own tool
+// picker, as a user would: no agent is involved, and the tool's View
+// appears in a new app card of the same page, rendered exactly as an
+// agent-called one (the picker's call takes the agent's path).
+func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	args := string(req.Arguments)
+	if args == "" {
+		args = "{}"
+	}
+	// The user keeps the suite's View where they look, as the agent path
+	// leaves it (ClickTrigger scrolls it into view before the message that
+	// asks for the tool): the page follows new cards only from the end of
+	// the conversation, and a View scrolled away is not rendered (an
+	// <object> in it never loads).
+	if el, err := h.SuiteFrameElement(); err == nil {
+		el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
+	}
+	if err := h.callFromPicker(req.Tool, args); err != nil {
+		return protocol.Result{OK: false, Error: "the tool picker could not call " + req.Tool + ": " + browserhost.FirstLine(err)}, nil
+	}
+	return protocol.Result{OK: true}, nil
 }
 
 func (h *Host) acceptMessageConsent(ctx context.Context) {

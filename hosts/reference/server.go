@@ -496,10 +496,14 @@ func stricterCSP(policy string) string {
 	for _, d := range strings.Split(policy, "; ") {
 		name, _, _ := strings.Cut(d, " ")
 		switch name {
-		case "font-src", "media-src":
-			// 'self' is the sandbox origin, which serves no fonts or
-			// media; declared resourceDomains stay.
+		case "font-src", "media-src", "img-src":
+			// 'self' is the sandbox origin, which serves no fonts, media
+			// or images; images from data: URLs are refused too (as MCP
+			// Inspector's policy does); declared resourceDomains stay.
 			d = strings.Replace(d, " 'self'", "", 1)
+			if name == "img-src" {
+				d = strings.Replace(d, " data:", "", 1)
+			}
 			if d == name {
 				d = name + " 'none'"
 			}

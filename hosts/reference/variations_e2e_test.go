@@ -11,7 +11,9 @@ import (
 	"github.com/mxschmitt/playwright-go"
 
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/protocol"
 )
 
 // End-to-end proof that each legal variation does what it says: the host
@@ -150,6 +152,23 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Errorf("%d assistant turn(s) appeared after ui/message and a user message, want none", after-before)
 		}
 	})
+	one("no-open-tool", func(t *testing.T, p *varPage) {
+		// A matter of the driver, not of the page: the host offers no
+		// openTool, and a request for it is answered unsupported without
+		// touching the page (the suite then asks the agent).
+		p.openProbeView("var-no-open-tool")
+		h := reference.NewWith(nil, reference.VariationSet{"no-open-tool": true})
+		if hosts.Supports(h, protocol.KindOpenTool) || !hosts.Supports(reference.New(), protocol.KindOpenTool) {
+			t.Errorf("openTool supported with no-open-tool: %v, without: %v; want false, true", hosts.Supports(h, protocol.KindOpenTool), hosts.Supports(reference.New(), protocol.KindOpenTool))
+		}
+		r := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindOpenTool, Tool: mcpserver.ToolSlow, Arguments: []byte(`{"probe":"var-no-open-tool-2"}`)})
+		if !r.Unsupported {
+			t.Errorf("openTool under no-open-tool answered %+v, want unsupported", r)
+		}
+		if n, _ := p.page.Locator(`[data-testid="app-card"]`).Count(); n != 1 {
+			t.Errorf("%d app cards, want only the probe's", n)
+		}
+	})
 	one("payload-undefined-keys", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-undef")
 		waitReports(t, "var-undef", "tool-result")
@@ -221,7 +240,7 @@ func TestVariationsTakeEffect(t *testing.T) {
 	})
 	one("csp-stricter", func(t *testing.T, p *varPage) {
 		header, _ := sandboxCSP(t, p.srv)
-		for _, d := range []string{"form-action 'none'", "worker-src 'none'", "manifest-src 'none'", "media-src data:", "default-src 'none'", "object-src 'none'"} {
+		for _, d := range []string{"form-action 'none'", "worker-src 'none'", "manifest-src 'none'", "media-src data:", "img-src 'none'", "default-src 'none'", "object-src 'none'"} {
 			if !strings.Contains(header, d) {
 				t.Errorf("proxy CSP %q lacks %s", header, d)
 			}

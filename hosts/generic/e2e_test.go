@@ -126,11 +126,6 @@ func TestInspectorThroughProfile(t *testing.T) {
 	// The Go driver on an Inspector of its own, so that neither run sees
 	// what the other left behind.
 	builtin := inspector.NewWithOptions(inspector.Options{Getenv: func(string) string { return "" }})
-	if !hosts.Supports(builtin, protocol.KindOpenTool) {
-		// A driver from before openTool: compare like with like.
-		t.Logf("the Inspector driver has no openTool: the profile runs without OPEN_TOOL")
-		delete(vars, "MCPCONFORM_INSP_OPEN_TOOL")
-	}
 	l := envconfig.MapLookuper(vars)
 	if got := Profiles(l); len(got) != 1 || got[0] != "insp" {
 		t.Fatalf("Profiles: %v", got)

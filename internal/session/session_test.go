@@ -146,3 +146,46 @@ func TestSoakFigures(t *testing.T) {
 		t.Errorf("this process's RSS read as 0: %s", f)
 	}
 }
+
+// browserlessHost drives no browser (like hosts/connect).
+type browserlessHost struct{ fakeHost }
+
+func (*browserlessHost) NeedsBrowser() bool { return false }
+
+// A session whose hosts all do without a browser starts none, and with
+// Options.Public its hosts get the public connector URLs.
+func TestABrowserlessSessionAtAPublicURL(t *testing.T) {
+	h := &browserlessHost{fakeHost{name: "remote"}}
+	s, err := Start(context.Background(), Options{
+		Hosts:   []string{"remote"},
+		NewHost: func(string) (hosts.Host, error) { return h, nil },
+		Public:  &fixtures.PublicOptions{PublicURL: "https://mcp.example.com/mcp", Listen: "127.0.0.1:0"},
+		// A browser that cannot start: launching one would fail the test.
+		Launch: bridge.Options{Paths: bridge.Paths{Browser: "/nonexistent/chromium"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Browser != nil {
+		t.Error("a browser was launched for a host that needs none")
+	}
+	if s.Fixtures != nil || s.Public == nil || s.MainServer() != s.Public.MainServer {
+		t.Fatalf("fixtures %v, public %v", s.Fixtures, s.Public)
+	}
+	hrs, err := s.Run(context.Background(), []string{"remote"}, RunOptions{AppTimeout: time.Second})
+	if err != nil || len(hrs) != 1 || hrs[0].Cases[0].Status != protocol.StatusPass {
+		t.Fatalf("run: %v %+v", err, hrs)
+	}
+	if h.env.ServerURL != "https://mcp.example.com/mcp" || h.env.SecondServerURL != "https://mcp.example.com/mcp/second" || h.env.Browser != nil {
+		t.Errorf("env: %+v", h.env)
+	}
+
+	// A bad public URL is the user's mistake.
+	_, err = Start(context.Background(), Options{Hosts: []string{"remote"}, NewHost: func(string) (hosts.Host, error) { return h, nil },
+		Public: &fixtures.PublicOptions{PublicURL: "ftp://x", Listen: "127.0.0.1:0"}})
+	var ue *UsageError
+	if !errors.As(err, &ue) {
+		t.Errorf("bad public URL: %v, want a UsageError", err)
+	}
+}

@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
@@ -45,7 +47,8 @@ type Options struct {
 // perform; Supports (hosts.CapabilitySet) says they count only with an
 // operator.
 type Host struct {
-	o Options
+	o  Options
+	sb hosts.SuiteBridge // the suite, once Setup has it
 }
 
 // New is a connect host.
@@ -107,6 +110,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		return nil, errors.New("the relay returned no suite bridge")
 	}
 	h.say(env, "The suite connected through the relay; running the checks. Keep the View open.\n")
+	h.sb = sb
 	return sb, nil
 }
 
@@ -131,11 +135,51 @@ func (h *Host) say(env hosts.Env, s string) {
 	}
 }
 
+// errWithdrawn ends a prompt whose request the suite no longer waits for.
+var errWithdrawn = errors.New("the check ended before an answer (its time limit in the suite ran out)")
+
+// perform asks the operator for req. While the prompt is open, the suite
+// is watched: when the check gives up on the request (its own time limit
+// ran out, or the View was reloaded), the prompt is withdrawn at once
+// rather than asking the person for something no one waits for. The
+// runner is blocked in this dispatch meanwhile, so the watch is the
+// bridge's only caller; it has ended when perform returns.
 func (h *Host) perform(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if h.o.Operator == nil {
 		return protocol.Unsupported(req.Kind), nil
 	}
-	return h.o.Operator.Perform(ctx, req)
+	pctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	if h.sb != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			watch(pctx, h.sb, req.Seq, cancel)
+		}()
+	}
+	r, err := h.o.Operator.Perform(pctx, req)
+	cancel(nil)
+	wg.Wait()
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(pctx), errWithdrawn) {
+		return protocol.Result{OK: false, Error: "the operator was asked, but " + errWithdrawn.Error()}, nil
+	}
+	return r, err
+}
+
+// watch long-polls the suite until request seq is no longer parked, then
+// cancels with errWithdrawn; it leaves a bridge error to the runner.
+func watch(ctx context.Context, sb hosts.SuiteBridge, seq int, cancel context.CancelCauseFunc) {
+	for ctx.Err() == nil {
+		p, err := sb.Poll(ctx, time.Second)
+		if err != nil {
+			return
+		}
+		if p.Request == nil || p.Request.Seq != seq {
+			cancel(errWithdrawn)
+			return
+		}
+	}
 }
 
 // The capabilities a person can perform (operator.Kinds), each one prompt.

@@ -3,6 +3,7 @@ package connect
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -31,6 +32,10 @@ type fakeSuite struct {
 	answer  *protocol.Result
 	results []protocol.TestResult
 	started bool
+	// version counts changes; a poll with nothing new since the last one
+	// waits (a long-poll) for a change or its wait.
+	version, polled int
+	polls           int
 }
 
 type fakeTest struct {
@@ -97,10 +102,25 @@ func (s *fakeSuite) step() {
 	}
 }
 
-func (s *fakeSuite) Poll(context.Context, time.Duration) (protocol.Poll, error) {
+func (s *fakeSuite) Poll(ctx context.Context, wait time.Duration) (protocol.Poll, error) {
+	deadline := time.Now().Add(wait)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.step()
+	s.polls++
+	for {
+		before := fmt.Sprint(s.pending, s.answer, len(s.queue), len(s.results))
+		s.step()
+		if fmt.Sprint(s.pending, s.answer, len(s.queue), len(s.results)) != before {
+			s.version++
+		}
+		if s.version != s.polled || time.Now().After(deadline) || ctx.Err() != nil || (s.started && len(s.queue) == 0) {
+			break
+		}
+		s.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+		s.mu.Lock()
+	}
+	s.polled = s.version
 	p := protocol.Poll{Instance: "fake-1", State: protocol.StateRunning, Request: s.pending, Results: append([]protocol.TestResult(nil), s.results...)}
 	if len(s.queue) > 0 {
 		p.RunningID = s.queue[0].id
@@ -118,7 +138,22 @@ func (s *fakeSuite) Resolve(_ context.Context, seq int, r protocol.Result) (bool
 		return false, nil
 	}
 	s.pending, s.answer = nil, &r
+	s.version++
 	return true, nil
+}
+
+// abandon gives up on the parked request the way the suite does when a
+// check's time limit runs out: the check is TIMEOUT and the next begins.
+func (s *fakeSuite) abandon() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.pending == nil {
+		return
+	}
+	s.results = append(s.results, protocol.TestResult{ID: s.queue[0].id, Status: protocol.StatusTimeout, Message: "timed out"})
+	s.queue = s.queue[1:]
+	s.pending = nil
+	s.version++
 }
 
 // fakeRelay hands the suite over once appear is closed (nil: at once).
@@ -389,5 +424,48 @@ func (s *screenReader) waitFor(t *testing.T, want string, from int) int {
 		case <-deadline:
 			t.Fatalf("the terminal never showed %q; it shows:\n%s", want, all)
 		}
+	}
+}
+
+// A check that gives up on its request while the person is still being
+// asked (its time limit in the suite ran out) withdraws the prompt at
+// once; the run goes on with the next check.
+func TestAPromptIsWithdrawnWhenTheCheckGivesUp(t *testing.T) {
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	screen := &screenReader{f: ptm}
+	go screen.run()
+	suite := &fakeSuite{tests: []fakeTest{
+		{id: "a/click", req: &protocol.Request{Kind: protocol.KindClickTrigger}},
+		{id: "a/theme", req: &protocol.Request{Kind: protocol.KindToggleTheme, To: "dark"}},
+	}}
+	h := New(Options{Operator: operator.New(tty, tty, time.Minute), Out: tty})
+	done := make(chan report.HostRun, 1)
+	go func() {
+		hr, _ := runner.Run(context.Background(), h, runner.Options{Env: hosts.Env{Relay: &fakeRelay{suite: suite}, ServerURL: "http://127.0.0.1:9/mcp", AppTimeout: 5 * time.Second}})
+		done <- hr
+	}()
+	at := screen.waitFor(t, `"Conformance trigger"`, 0)
+	start := time.Now()
+	suite.abandon()
+	at = screen.waitFor(t, "stopped: the check ended before an answer", at)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the prompt was withdrawn %s after the check gave up", d)
+	}
+	// The next check's prompt follows, and is answered.
+	screen.waitFor(t, "Switch the host to its dark theme", at)
+	ptm.WriteString("\r")
+	var hr report.HostRun
+	select {
+	case hr = <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run never ended")
+	}
+	if st := statuses(hr); st["a/click"] != protocol.StatusTimeout || st["a/theme"] != protocol.StatusPass {
+		t.Errorf("statuses: %v", st)
 	}
 }

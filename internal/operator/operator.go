@@ -12,7 +12,8 @@
 //
 // A prompt is only as useful as the check's own time limit in the suite
 // (10–60 s): a person slower than that gets TIMEOUT for the check even
-// when the prompt's limit is longer.
+// when the prompt's limit is longer (hosts/connect then withdraws the
+// prompt by cancelling its context).
 package operator
 
 import (

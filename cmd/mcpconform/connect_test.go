@@ -5,6 +5,8 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,7 +120,16 @@ func (s *ptyScreen) String() string {
 // report is written and well formed.
 func TestConnectOperatorOnAPseudoTerminal(t *testing.T) {
 	junitPath, marker := filepath.Join(t.TempDir(), "junit.xml"), newMarker()
-	cmd := exec.Command(binary(t), "run", "--host", "connect", "--operator", "--junit", junitPath, "--evidence-dir", "", "--run", "lifecycle/*")
+	// A fixed URL, as a person registers it once in a desktop host.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	publicURL := "http://" + addr + "/mcp"
+	cmd := exec.Command(binary(t), "run", "--host", "connect", "--operator", "--junit", junitPath, "--evidence-dir", "", "--run", "lifecycle/*",
+		"--public-url", publicURL, "--listen", addr)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "MCPCONFORM_") {
 			cmd.Env = append(cmd.Env, kv)
@@ -142,6 +153,11 @@ func TestConnectOperatorOnAPseudoTerminal(t *testing.T) {
 			select {
 			case err := <-exited:
 				exited <- err
+				// All the process wrote is read once the copy ends.
+				select {
+				case <-copied:
+				case <-time.After(5 * time.Second):
+				}
 				return strings.Contains(screen.String(), want)
 			case <-deadline:
 				t.Fatalf("the terminal never showed %q:\n%s", want, screen.String())
@@ -169,13 +185,22 @@ func TestConnectOperatorOnAPseudoTerminal(t *testing.T) {
 		t.Skip("this build offers no relay SuiteBridge (hosts.Env.Relay unset): the instructions and Ctrl-C while waiting for the suite are not tested; --operator was accepted on the terminal and the reports were written")
 	}
 	waitScreen("--operator: checks that need something done in the host will ask you here")
-	for _, s := range []string{"Streamable HTTP", "http://127.0.0.1:", "/mcp", "conformance_suite"} {
+	for _, s := range []string{"Streamable HTTP", "\n       " + publicURL + "\n", "conformance_suite"} {
 		if !strings.Contains(screen.String(), s) {
 			t.Errorf("the instructions lack %q:\n%s", s, screen.String())
 		}
 	}
 	var code int
 	waitScreen("Waiting up to 10m0s (--app-timeout)")
+	// The fixture server answers at the URL given to the host.
+	resp, err := http.Post(publicURL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+	if err != nil {
+		t.Fatalf("the fixture server does not answer at %s: %v", publicURL, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNotAcceptable && resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("POST %s: %s", publicURL, resp.Status)
+	}
 	for _, p := range leftovers(marker) {
 		if strings.Contains(p, "chromium") || strings.Contains(p, "playwright") {
 			t.Errorf("--host connect started a browser or driver: %s", p)

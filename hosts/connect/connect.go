@@ -66,12 +66,15 @@ func (h *Host) Supports(k protocol.Kind) bool { return h.o.Operator != nil && op
 // ErrNoRelay is Setup's error in a run that offers no relay SuiteBridge.
 var ErrNoRelay = errors.New("--host connect reaches the suite only through the relay SuiteBridge (the View's tools/call to the fixture server), and this run offers none")
 
-// Instructions is what Setup prints: the server's URL and what to do in
+// Instructions is what Setup prints: the servers' URLs and what to do in
 // the host.
-func Instructions(serverURL string, o Options, appTimeout string) string {
+func Instructions(serverURL, secondURL string, o Options, appTimeout string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "--host connect: mcpconform drives no host; do this in the host under test:\n")
 	fmt.Fprintf(&b, "  1. add an MCP server, transport Streamable HTTP, URL:\n\n       %s\n\n", serverURL)
+	if secondURL != "" {
+		fmt.Fprintf(&b, "     (optional, for visibility/cross-server-blocked: a second server, %s)\n", secondURL)
+	}
 	fmt.Fprintf(&b, "  2. ask for its %s tool, e.g. \"Call the %s tool with any nonce.\" (approve the call if the host asks)\n", mcpserver.ToolSuite, mcpserver.ToolSuite)
 	fmt.Fprintf(&b, "  3. keep the tool's View (the conformance suite) open and visible until the run ends; do not reload it\n")
 	fmt.Fprintf(&b, "  The host must proxy the View's tools/call to the server (hostCapabilities.serverTools).\n")
@@ -93,7 +96,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if env.ServerURL == "" {
 		return nil, errors.New("--host connect: the run has no fixture server URL to give the host")
 	}
-	h.say(env, Instructions(env.ServerURL, h.o, env.AppTimeout.String()))
+	h.say(env, Instructions(env.ServerURL, env.SecondServerURL, h.o, env.AppTimeout.String()))
 	actx, cancel := ctx, context.CancelFunc(func() {})
 	if env.AppTimeout > 0 {
 		actx, cancel = context.WithTimeout(ctx, env.AppTimeout)

@@ -213,7 +213,7 @@ func TestWithoutOperatorOnlyChecksThatNeedNothingAreJudged(t *testing.T) {
 		t.Fatalf("capabilities without an operator: %v", caps)
 	}
 	relay := &fakeRelay{suite: everyKindSuite()}
-	hr, err := runner.Run(context.Background(), h, runner.Options{Env: hosts.Env{Relay: relay, ServerURL: "https://mcp.example.com/mcp", AppTimeout: 5 * time.Second}})
+	hr, err := runner.Run(context.Background(), h, runner.Options{Env: hosts.Env{Relay: relay, ServerURL: "https://mcp.example.com/mcp", SecondServerURL: "https://mcp.example.com/mcp/second", AppTimeout: 5 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestWithoutOperatorOnlyChecksThatNeedNothingAreJudged(t *testing.T) {
 	if c := caseOf(hr, "a/click"); !strings.Contains(c.Message, "unsupported: clickTrigger") {
 		t.Errorf("the skip does not name the capability: %q", c.Message)
 	}
-	for _, s := range []string{"Streamable HTTP", "https://mcp.example.com/mcp", `"Call the conformance_suite tool with any nonce."`, "Without --operator", "Waiting up to 5s (--app-timeout)", "The suite connected through the relay"} {
+	for _, s := range []string{"Streamable HTTP", "\n       https://mcp.example.com/mcp\n", "a second server, https://mcp.example.com/mcp/second", `"Call the conformance_suite tool with any nonce."`, "Without --operator", "Waiting up to 5s (--app-timeout)", "The suite connected through the relay"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("the instructions lack %q:\n%s", s, out.String())
 		}

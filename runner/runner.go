@@ -225,6 +225,12 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 		return hr, ie
 	}
 	hr.SuiteVersion = list.SuiteVersion
+	if relayed(sb) && o.PollWait < RelayPollWait {
+		// Each idle poll over the relay is a tools/call through the host,
+		// which some hosts log and render: wait longer, the suite still
+		// answers as soon as something changes.
+		o.PollWait = RelayPollWait
+	}
 	d := &driver{ctx: ctx, sb: sb, h: h, o: o, hr: &hr, results: map[string]protocol.TestResult{}, evidence: map[string][]string{}, meta: map[string]protocol.TestMeta{}, attempts: map[string][]string{}, started: map[string]time.Time{}}
 	var ids []string
 	for _, m := range o.Selection.Apply(list.Tests) {
@@ -411,6 +417,10 @@ func (d *driver) phase(ids []string, retry bool) error {
 		}
 	}
 }
+
+// RelayPollWait is the least long-poll wait over the relay (the suite
+// caps a poll's wait at 5 s).
+const RelayPollWait = 5 * time.Second
 
 // relayed reports whether sb reaches the suite without evaluating in its
 // frame (bridge/relay).

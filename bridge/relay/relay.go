@@ -85,6 +85,8 @@ type Bridge struct {
 	instance   string
 	generation int
 	results    []protocol.TestResult
+	// facts are the host's facts of instance's polls, sent once.
+	hostInfo, hostCapabilities, hostContext json.RawMessage
 }
 
 var (
@@ -138,6 +140,7 @@ func (b *Bridge) pollArgs(extra map[string]any) map[string]any {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	extra["since"], extra["instance"], extra["generation"] = len(b.results), b.instance, b.generation
+	extra["facts"] = len(b.hostInfo) == 0 && len(b.hostCapabilities) == 0 && len(b.hostContext) == 0
 	return extra
 }
 
@@ -162,8 +165,16 @@ func (b *Bridge) merge(rp relayPoll) (protocol.Poll, error) {
 		return protocol.Poll{}, fmt.Errorf("%w: results from %d of instance %q generation %d, the runner has %d of %q generation %d",
 			bridge.ErrMalformed, rp.ResultsFrom, rp.Instance, rp.Generation, len(b.results), b.instance, b.generation)
 	}
+	if rp.Instance != b.instance {
+		b.hostInfo, b.hostCapabilities, b.hostContext = nil, nil, nil
+	}
 	b.instance, b.generation = rp.Instance, rp.Generation
+	// The View sends the host's facts until the runner has them.
+	if len(rp.HostInfo) > 0 || len(rp.HostCapabilities) > 0 || len(rp.HostContext) > 0 {
+		b.hostInfo, b.hostCapabilities, b.hostContext = rp.HostInfo, rp.HostCapabilities, rp.HostContext
+	}
 	p := rp.Poll
+	p.HostInfo, p.HostCapabilities, p.HostContext = b.hostInfo, b.hostCapabilities, b.hostContext
 	p.Results = slices.Clone(b.results)
 	if p.Results == nil {
 		p.Results = []protocol.TestResult{}

@@ -76,6 +76,9 @@ type Config struct {
 	PublicURL  string   `env:"PUBLIC_URL" flag:"public-url"`
 	Listen     string   `env:"LISTEN" flag:"listen"`
 	CSPTargets []string `env:"CSP_TARGETS" flag:"csp-target"`
+	// Bridge is how the runner reaches the suite: evaluate (the app
+	// frame's evaluate) or relay (the View's own tools/call, no evaluate).
+	Bridge string `env:"BRIDGE, default=evaluate" flag:"bridge"`
 	// Out are the JSON and Markdown reports, the baseline and verbosity.
 	Out outputConfig
 }
@@ -117,6 +120,9 @@ func loadConfig(c *cli.Context) (Config, error) {
 			// A person sets the host up while the run waits.
 			cfg.AppTimeout = connectAppTimeout
 		}
+	}
+	if err := session.CheckBridge(cfg.Bridge, cfg.hostSet().Names); err != nil {
+		return cfg, err
 	}
 	return cfg, cfg.validate()
 }
@@ -259,6 +265,7 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "soak: run the suite `N` times in one process, printing goroutines, open files, child processes and memory after each (reports hold the last run) [MCPCONFORM_REPEAT]"},
 			&cli.IntFlag{Name: "retries", Usage: "rerun a check that failed up to `N` times; one that then passes is reported flaky [MCPCONFORM_RETRIES]"},
 			&cli.BoolFlag{Name: "trace", Usage: "record a Playwright trace of the run into the evidence directory (may contain page content) [MCPCONFORM_TRACE]"},
+			&cli.StringFlag{Name: "bridge", Value: "evaluate", Usage: "how the runner reaches the suite: evaluate (an evaluate in the app frame) or relay (the suite's own tools/call through the host to the fixture server; no evaluate in the app frame; needs hostCapabilities.serverTools; one host at a time) [MCPCONFORM_BRIDGE]"},
 			&cli.BoolFlag{Name: "video", Usage: "record a video of each host's page into the evidence directory as HOST/video.webm (needs FFmpeg: apt-get install ffmpeg; may show logged-in content) [MCPCONFORM_VIDEO]"},
 			&cli.BoolFlag{Name: "operator", Usage: "with --host connect: ask the person at this terminal to do what a check needs done in the host (click, confirm, look at the conversation, switch the theme, close the View); refused without a terminal [MCPCONFORM_OPERATOR]"},
 			&cli.DurationFlag{Name: "operator-timeout", Value: 30 * time.Second, Usage: "how long each --operator prompt waits for its answer; no answer fails the check [MCPCONFORM_OPERATOR_TIMEOUT]"},
@@ -309,7 +316,7 @@ func runSuite(ctx context.Context, cfg Config, hs hostset.Set, exp *expectations
 	sel, _ := cfg.selection()
 	ro := session.RunOptions{
 		Runner:     runner.Options{EvidenceDir: cfg.EvidenceDir, Retries: cfg.Retries, Selection: sel, Stall: cfg.Stall, Logf: logf},
-		AppTimeout: cfg.AppTimeout, Repeat: cfg.Repeat, AfterPass: session.SoakLog(stderr, cfg.Repeat),
+		AppTimeout: cfg.AppTimeout, Repeat: cfg.Repeat, AfterPass: session.SoakLog(stderr, cfg.Repeat), Bridge: cfg.Bridge,
 	}
 	if cfg.Trace {
 		ro.TraceFile = session.TraceIn(cfg.EvidenceDir)

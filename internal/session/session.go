@@ -8,10 +8,12 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/bridge/relay"
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
@@ -168,6 +170,34 @@ func (s *Session) MainServer() *mcpserver.Server {
 	return s.Fixtures.MainServer
 }
 
+// NewRelay is a relay for one host run on the main fixture server, armed
+// at once when bridge is hosts.BridgeRelay (the suite's View uses it from
+// its first tool result). Close it when the run ends.
+func (s *Session) NewRelay(bridgeName string) *relay.Relay {
+	r := relay.New(s.MainServer().Relay())
+	if bridgeName == hosts.BridgeRelay {
+		r.Arm()
+	}
+	return r
+}
+
+// CheckBridge validates a --bridge value for a run of these hosts: the
+// relay binds one host's View at a time (a View's run is the one that was
+// waiting when the host called the suite tool), so a relay run has one
+// host.
+func CheckBridge(bridgeName string, names []string) error {
+	switch bridgeName {
+	case "", hosts.BridgeEvaluate:
+		return nil
+	case hosts.BridgeRelay:
+		if len(names) > 1 {
+			return fmt.Errorf("--bridge relay runs one host at a time (got %d: %v): the relay tells concurrent hosts' Views apart only by which run was waiting first", len(names), names)
+		}
+		return nil
+	}
+	return fmt.Errorf("--bridge must be %s or %s, not %q", hosts.BridgeEvaluate, hosts.BridgeRelay, bridgeName)
+}
+
 // Close stops the browser, the display and the fixtures (nil-safe).
 func (s *Session) Close() {
 	if s == nil {
@@ -205,6 +235,11 @@ type RunOptions struct {
 	// the results are the last pass's. AfterPass is called after each.
 	Repeat    int
 	AfterPass func(pass int)
+	// Bridge is how the runner reaches the suite: hosts.BridgeEvaluate
+	// (or "") the app frame's evaluate, hosts.BridgeRelay the relay
+	// alone. Every run gets a relay in Env.Relay either way (a host with
+	// no browser uses it by itself).
+	Bridge string
 }
 
 // Run runs the named hosts concurrently, each in its own browser context
@@ -214,6 +249,12 @@ type RunOptions struct {
 func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]report.HostRun, error) {
 	hrs := make([]report.HostRun, len(names))
 	errs := make([]error, len(names))
+	if err := CheckBridge(o.Bridge, names); err != nil {
+		for i, name := range names {
+			hrs[i] = report.HostRun{Host: name, StartedAt: time.Now(), Infra: err.Error()}
+		}
+		return hrs, &UsageError{Err: err}
+	}
 	for pass := 1; pass <= max(o.Repeat, 1); pass++ {
 		var wg sync.WaitGroup
 		for i, name := range names {
@@ -239,6 +280,12 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 				}
 				if o.OnCase != nil {
 					ro.OnCase = func(c report.Case) { o.OnCase(name, c) }
+				}
+				rl := s.NewRelay(o.Bridge)
+				defer rl.Close()
+				ro.Env.Relay = rl
+				if o.Bridge == hosts.BridgeRelay {
+					ro.Env.Bridge = hosts.BridgeRelay
 				}
 				hrs[i], errs[i] = runner.Run(ctx, h, ro)
 			}()

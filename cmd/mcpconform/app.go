@@ -150,6 +150,12 @@ func (cfg *Config) connectOptions(flagSet func(string) bool) error {
 			return err
 		}
 	}
+	if cfg.Bridge == hosts.BridgeRelay && slices.Contains(cfg.hostSet().Names, connect.Name) {
+		// Under --bridge relay the runner declines what reaches into a
+		// View's frame (clickTrigger, closeView, cancelTool), which for
+		// connect a person does, not the runner.
+		return errors.New("--bridge relay is for browser hosts: --host connect always reaches the suite through the relay, and with --bridge relay the runner would decline what the operator does in the View")
+	}
 	if cfg.OperatorTimeout <= 0 {
 		return fmt.Errorf("--operator-timeout must be a positive duration, got %s", cfg.OperatorTimeout)
 	}

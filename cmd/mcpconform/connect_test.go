@@ -71,6 +71,7 @@ func TestConnectOnlyOptions(t *testing.T) {
 		{[]string{"--host", "connect", "--listen", "127.0.0.1:8080"}, "--listen and --csp-target go with --public-url"},
 		{[]string{"--host", "connect", "--operator-timeout", "0s"}, "--operator-timeout must be a positive duration"},
 		{[]string{"--host", "connect", "--public-url", "ftp://x"}, "is not an http(s) URL"},
+		{[]string{"--host", "connect", "--bridge", "relay"}, "--bridge relay is for browser hosts"},
 	} {
 		stderr, code := runWithStdin(t, nil, append([]string{"run", "--evidence-dir", ""}, c.args...)...)
 		if code != ExitUsage || !strings.Contains(stderr, c.want) {

@@ -274,3 +274,77 @@ func TestConnectOperatorClicksTheTrigger(t *testing.T) {
 		}
 	}
 }
+
+// Over the real relay: a prompt left unanswered longer than the check's
+// own limit in the suite (10 s here) is withdrawn as soon as the suite
+// gives up on the request, and the check is TIMEOUT, not the prompt's
+// "no answer". The check's cleanup (switch the theme back) is then asked,
+// since the suite waits for that one.
+func TestConnectWithdrawsAPromptWhenTheCheckGivesUp(t *testing.T) {
+	sess := e2etest.Session(t)
+	env := sess.Env()
+	env.Browser = nil
+	env.AppTimeout = 60 * time.Second
+	env.Logf = t.Logf
+	rl := sess.NewRelay("")
+	defer rl.Close()
+	env.Relay = rl
+	p := newPerson(t, sess.Browser, env)
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	screen := &signalWriter{want: "Waiting up to", ready: make(chan struct{})}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptm.Read(buf)
+			screen.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	h := connect.New(connect.Options{Operator: operator.New(tty, tty, 2*time.Minute), Out: tty})
+	sel, err := runner.ParseSelection([]string{"context/theme-change-notifies"}, nil, nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan report.HostRun, 1)
+	go func() {
+		hr, err := runner.Run(context.Background(), h, runner.Options{Env: env, Selection: sel, Stall: 3 * time.Minute, Logf: t.Logf})
+		if err != nil {
+			t.Errorf("run: %v", err)
+		}
+		done <- hr
+	}()
+	<-screen.ready
+	if err := p.askForTheSuite(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	waitFor := func(s string) {
+		for !strings.Contains(screen.String(), s) {
+			if time.Since(start) > 60*time.Second {
+				t.Fatalf("the terminal never showed %q (the 2-minute prompt was not withdrawn?):\n%s", s, screen.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	waitFor("stopped: the check ended before an answer")
+	// The check's cleanup then asks to switch the theme back; that
+	// request the suite does wait for, so it is asked. The person cannot.
+	waitFor("[operator 2 · toggleTheme] Switch the host to its light theme")
+	ptm.WriteString("n\r")
+	var hr report.HostRun
+	select {
+	case hr = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the run did not end:\n%s", screen.String())
+	}
+	if len(hr.Cases) != 1 || hr.Cases[0].Status != protocol.StatusTimeout {
+		t.Errorf("cases: %+v", hr.Cases)
+	}
+}

@@ -185,7 +185,7 @@ func TestConnectOperatorOnAPseudoTerminal(t *testing.T) {
 		t.Skip("this build offers no relay SuiteBridge (hosts.Env.Relay unset): the instructions and Ctrl-C while waiting for the suite are not tested; --operator was accepted on the terminal and the reports were written")
 	}
 	waitScreen("--operator: checks that need something done in the host will ask you here")
-	for _, s := range []string{"Streamable HTTP", "\n       " + publicURL + "\n", "conformance_suite"} {
+	for _, s := range []string{"Streamable HTTP", "       " + publicURL + "\r\n", "conformance_suite"} {
 		if !strings.Contains(screen.String(), s) {
 			t.Errorf("the instructions lack %q:\n%s", s, screen.String())
 		}

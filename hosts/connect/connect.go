@@ -170,11 +170,16 @@ func (h *Host) perform(ctx context.Context, req protocol.Request) (protocol.Resu
 	return r, err
 }
 
+// watchWait bounds each of the watch's long-polls. It is short: the View
+// serves one relay command at a time, so the resolve that follows the
+// person's answer waits behind the watch's last poll for up to this long.
+const watchWait = time.Second
+
 // watch long-polls the suite until request seq is no longer parked, then
 // cancels with errWithdrawn; it leaves a bridge error to the runner.
 func watch(ctx context.Context, sb hosts.SuiteBridge, seq int, cancel context.CancelCauseFunc) {
 	for ctx.Err() == nil {
-		p, err := sb.Poll(ctx, time.Second)
+		p, err := sb.Poll(ctx, watchWait)
 		if err != nil {
 			return
 		}

@@ -132,8 +132,9 @@ func compareBridges(t *testing.T, newHost func() hosts.Host, appTimeout, limit t
 		t.Errorf("the relay run evaluated %d times (by frame: %v); it must not evaluate at all", n, by)
 	}
 	calls := hub.RelayCalls() - calls0
-	if calls < int64(len(rl.Cases)) {
-		t.Errorf("the relay run made only %d relay calls for %d checks: did it use the relay?", calls, len(rl.Cases))
+	// At least hello, the catalogue, the start and the last poll.
+	if calls < 4 {
+		t.Errorf("the relay run made only %d relay calls: did it use the relay?", calls)
 	}
 	if n := hub.Refused() - refused0; n != 0 {
 		t.Errorf("%d relay calls were refused during the relay run", n)

@@ -227,3 +227,11 @@ func (b *Bridge) Trigger(ctx context.Context) (protocol.TriggerInfo, error) {
 	err := b.call(ctx, "trigger", nil, 0, &t)
 	return t, err
 }
+
+// ConfigureDiag sets a diagnostic's settings in the View (the bench's
+// round-trip counts; fixtures/suite/diag.ts), as the evaluate bridge's
+// runs set them with an evaluate.
+func (b *Bridge) ConfigureDiag(ctx context.Context, cfg map[string]int) error {
+	var ok bool
+	return b.call(ctx, "diag", cfg, 0, &ok)
+}

@@ -3,6 +3,7 @@ module github.com/mcpconform/mcpconform
 go 1.26.8
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/evanw/esbuild v0.28.2
 	github.com/google/jsonschema-go v0.4.3
 	github.com/jstemmer/go-junit-report/v2 v2.1.0
@@ -10,6 +11,7 @@ require (
 	github.com/mxschmitt/playwright-go v0.6401.0
 	github.com/sethvargo/go-envconfig v1.4.3
 	github.com/urfave/cli/v2 v2.27.7
+	golang.org/x/term v0.40.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 

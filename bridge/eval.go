@@ -97,9 +97,52 @@ func (e *Evaluator) open() error {
 	return fmt.Errorf("no CDP session reaches frame %s", e.frame.URL())
 }
 
+// evalObservers are told of every Eval (ObserveEvaluations).
+var evalObservers struct {
+	sync.Mutex
+	fns map[int]func(playwright.Frame, string)
+	n   int
+}
+
+// ObserveEvaluations calls fn with the frame and expression of every
+// evaluation an Evaluator makes from now on, until stop is called. It is
+// the proof that a run reached the suite without evaluating in its frame
+// (the relay bridge): every evaluate of the bridge, the suite's discovery
+// included, goes through an Evaluator.
+func ObserveEvaluations(fn func(frame playwright.Frame, expr string)) (stop func()) {
+	o := &evalObservers
+	o.Lock()
+	defer o.Unlock()
+	if o.fns == nil {
+		o.fns = map[int]func(playwright.Frame, string){}
+	}
+	o.n++
+	id := o.n
+	o.fns[id] = fn
+	return func() {
+		o.Lock()
+		defer o.Unlock()
+		delete(o.fns, id)
+	}
+}
+
+func observeEval(f playwright.Frame, expr string) {
+	o := &evalObservers
+	o.Lock()
+	fns := make([]func(playwright.Frame, string), 0, len(o.fns))
+	for _, fn := range o.fns {
+		fns = append(fns, fn)
+	}
+	o.Unlock()
+	for _, fn := range fns {
+		fn(f, expr)
+	}
+}
+
 // Eval evaluates a JS expression (which may be a promise) and returns its
 // JSON encoding.
 func (e *Evaluator) Eval(ctx context.Context, expr string) (json.RawMessage, error) {
+	observeEval(e.frame, expr)
 	wrapped := "(async () => { const v = await (" + expr + "); return v === undefined ? 'null' : JSON.stringify(v); })()"
 	for attempt := 0; ; attempt++ {
 		e.mu.Lock()

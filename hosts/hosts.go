@@ -56,7 +56,31 @@ type Env struct {
 	// the host proxies) instead of an evaluate in the app frame: the
 	// transport of hosts whose frame the runner cannot reach.
 	Relay Relay
-	Logf  func(format string, args ...any)
+	// Bridge is BridgeRelay when the run must reach the suite through
+	// Relay alone, with no evaluate in the app frame (`--bridge relay`):
+	// a browser host's Setup then returns AwaitRelay's bridge instead of
+	// binding to the frame. Empty or BridgeEvaluate: the frame's evaluate.
+	Bridge string
+	Logf   func(format string, args ...any)
+}
+
+// The bridges Env.Bridge names.
+const (
+	BridgeEvaluate = "evaluate"
+	BridgeRelay    = "relay"
+)
+
+// UseRelay reports whether Setup must reach the suite through Relay alone.
+func (e Env) UseRelay() bool { return e.Bridge == BridgeRelay && e.Relay != nil }
+
+// AwaitRelay waits up to timeout for the suite to appear on Relay.
+func (e Env) AwaitRelay(ctx context.Context, timeout time.Duration) (SuiteBridge, error) {
+	if e.Relay == nil {
+		return nil, fmt.Errorf("this run has no relay")
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return e.Relay.Await(ctx)
 }
 
 // Relay is the runner's end of the relay SuiteBridge: the suite, in a View

@@ -62,6 +62,9 @@ type RoundTripOptions struct {
 	// (for a bridge.Suite: its Evaluator's Eval). It sets the diagnostic's
 	// settings before the start.
 	Configure func(ctx context.Context, expr string) error
+	// ConfigureDiag, when set, is used instead of Configure: it hands the
+	// settings to the suite another way (the relay bridge's).
+	ConfigureDiag func(ctx context.Context, cfg map[string]int) error
 }
 
 // RoundTrips is one measurement.
@@ -107,15 +110,21 @@ func MeasureRoundTrips(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, 
 		return res, errors.New("round trips and gap must not be negative")
 	}
 	if o.RoundTrips > 0 || o.GapMs > 0 {
-		if o.Configure == nil {
-			return res, errors.New("setting the diagnostic's round trips or gap needs an evaluator in the app frame")
-		}
 		cfg := map[string]int{"gapMs": o.GapMs}
 		if o.RoundTrips > 0 {
 			cfg["roundTrips"] = o.RoundTrips
 		}
-		b, _ := json.Marshal(cfg)
-		if err := o.Configure(ctx, "globalThis."+DiagConfigGlobal+" = "+string(b)); err != nil {
+		var err error
+		switch {
+		case o.ConfigureDiag != nil:
+			err = o.ConfigureDiag(ctx, cfg)
+		case o.Configure != nil:
+			b, _ := json.Marshal(cfg)
+			err = o.Configure(ctx, "globalThis."+DiagConfigGlobal+" = "+string(b))
+		default:
+			return res, errors.New("setting the diagnostic's round trips or gap needs an evaluator in the app frame")
+		}
+		if err != nil {
 			return res, fmt.Errorf("configuring %s: %w", DiagRoundTrip, err)
 		}
 	}

@@ -148,6 +148,21 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 		hr.Infra = ie.Error()
 		return hr, ie
 	}
+	if o.Env.Bridge == hosts.BridgeRelay && !relayed(sb) {
+		// A host whose Setup knows only the frame's evaluate: the run's
+		// channel still goes through the relay (its Setup did evaluate).
+		o.Logf("%s: Setup bound the app frame; under --bridge relay the run talks to the suite through the relay", h.Name())
+		wait := o.Env.AppTimeout
+		if wait <= 0 {
+			wait = 30 * time.Second
+		}
+		if sb, err = o.Env.AwaitRelay(ctx, wait); err != nil {
+			ie := &InfraError{Step: "waiting for the suite on the relay", Err: errors.Join(ErrHostSetup, err)}
+			ie.Evidence = infraEvidence(ctx, h, o, "setup-failure")
+			hr.Infra = ie.Error()
+			return hr, ie
+		}
+	}
 	hr, err = Drive(ctx, sb, h, o, hr)
 	if cause := context.Cause(ctx); errors.Is(cause, bridge.ErrBrowserGone) {
 		err = &InfraError{Step: "running the suite", Err: cause}
@@ -210,6 +225,12 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 		return hr, ie
 	}
 	hr.SuiteVersion = list.SuiteVersion
+	if relayed(sb) && o.PollWait < RelayPollWait {
+		// Each idle poll over the relay is a tools/call through the host,
+		// which some hosts log and render: wait longer, the suite still
+		// answers as soon as something changes.
+		o.PollWait = RelayPollWait
+	}
 	d := &driver{ctx: ctx, sb: sb, h: h, o: o, hr: &hr, results: map[string]protocol.TestResult{}, evidence: map[string][]string{}, meta: map[string]protocol.TestMeta{}, attempts: map[string][]string{}, started: map[string]time.Time{}}
 	var ids []string
 	for _, m := range o.Selection.Apply(list.Tests) {
@@ -377,7 +398,7 @@ func (d *driver) phase(ids []string, retry bool) error {
 		}
 		if p.Request != nil && p.Request.Seq > lastSeq {
 			lastSeq = p.Request.Seq
-			res := explainUnsupported(p.Request.Kind, hosts.Dispatch(d.ctx, d.h, *p.Request))
+			res := explainUnsupported(p.Request.Kind, d.dispatch(*p.Request))
 			np, err := answer(d.ctx, d.sb, p.Request.Seq, res, d.o.PollWait)
 			if err != nil {
 				if d.ctx.Err() != nil {
@@ -395,6 +416,34 @@ func (d *driver) phase(ids []string, retry bool) error {
 			return &InfraError{Step: describe("waiting for the suite", p), Err: fmt.Errorf("%w: no progress for %s", ErrStalled, d.o.Stall)}
 		}
 	}
+}
+
+// RelayPollWait is the least long-poll wait over the relay (the suite
+// caps a poll's wait at 5 s).
+const RelayPollWait = 5 * time.Second
+
+// relayed reports whether sb reaches the suite without evaluating in its
+// frame (bridge/relay).
+func relayed(sb hosts.SuiteBridge) bool {
+	r, ok := sb.(interface{ Relayed() bool })
+	return ok && r.Relayed()
+}
+
+// RelayDeclined are the capabilities a browser host run with --bridge
+// relay answers "unsupported": each reads or clicks inside a View's
+// frame (the trigger's position, the suite frame's attributes, a View
+// found by its text), which the relay run must not touch.
+var RelayDeclined = []protocol.Kind{protocol.KindClickTrigger, protocol.KindInspectFrame, protocol.KindCancelTool, protocol.KindCloseView}
+
+// dispatch services req on the host, declining under --bridge relay what
+// would reach into a View's frame.
+func (d *driver) dispatch(req protocol.Request) protocol.Result {
+	if d.o.Env.Bridge == hosts.BridgeRelay && slices.Contains(RelayDeclined, req.Kind) {
+		r := protocol.Unsupported(req.Kind)
+		r.Error += " (under --bridge relay the runner does not reach into the View's frame)"
+		return r
+	}
+	return hosts.Dispatch(d.ctx, d.h, req)
 }
 
 // answer resolves request seq with res. When the bridge can, it long-polls

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -14,10 +15,13 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
 	_ "github.com/mcpconform/mcpconform/hosts/builtin" // registers the built-in hosts
+	"github.com/mcpconform/mcpconform/hosts/connect"
 	"github.com/mcpconform/mcpconform/internal/hostset"
+	"github.com/mcpconform/mcpconform/internal/operator"
 	"github.com/mcpconform/mcpconform/internal/session"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
@@ -62,6 +66,19 @@ type Config struct {
 	// Repeat runs the whole suite this many times in one process (a soak)
 	// and prints resource figures after each; reports hold the last run.
 	Repeat int `env:"REPEAT, default=1" flag:"repeat"`
+	// Operator asks the person at the terminal to do, in a --host connect
+	// host, what a check needs done; each prompt waits OperatorTimeout.
+	Operator        bool          `env:"OPERATOR" flag:"operator"`
+	OperatorTimeout time.Duration `env:"OPERATOR_TIMEOUT, default=30s" flag:"operator-timeout"`
+	// PublicURL serves the run's fixture servers at this URL, on Listen
+	// (behind a tunnel or proxy), with the CSP targets, for a host on
+	// another machine (--host connect), as serve --public-url does.
+	PublicURL  string   `env:"PUBLIC_URL" flag:"public-url"`
+	Listen     string   `env:"LISTEN" flag:"listen"`
+	CSPTargets []string `env:"CSP_TARGETS" flag:"csp-target"`
+	// Bridge is how the runner reaches the suite: evaluate (the app
+	// frame's evaluate) or relay (the View's own tools/call, no evaluate).
+	Bridge string `env:"BRIDGE, default=evaluate" flag:"bridge"`
 	// Out are the JSON and Markdown reports, the baseline and verbosity.
 	Out outputConfig
 }
@@ -95,7 +112,91 @@ func loadConfig(c *cli.Context) (Config, error) {
 	case cfg.Video && cfg.EvidenceDir == "":
 		return cfg, errors.New("--video needs an --evidence-dir to write the videos into")
 	}
+	if err := cfg.connectOptions(c.IsSet); err != nil {
+		return cfg, err
+	}
+	if slices.Contains(cfg.hostSet().Names, connect.Name) && !c.IsSet("app-timeout") {
+		if _, ok := environ.Lookup("MCPCONFORM_APP_TIMEOUT"); !ok {
+			// A person sets the host up while the run waits.
+			cfg.AppTimeout = connectAppTimeout
+		}
+	}
+	if err := session.CheckBridge(cfg.Bridge, cfg.hostSet().Names); err != nil {
+		return cfg, err
+	}
 	return cfg, cfg.validate()
+}
+
+// connectAppTimeout is --app-timeout's default with --host connect: the
+// person adds the server and asks for the tool while the run waits.
+const connectAppTimeout = 10 * time.Minute
+
+// connectOptions checks the settings that belong to --host connect:
+// --operator and --public-url (with --listen and --csp-target) apply to
+// it alone. MCPCONFORM_PUBLIC_URL, _LISTEN and _CSP_TARGETS are serve's
+// too, so for other hosts they are ignored when they come from the
+// environment (a job that exports them for serve) and refused as flags.
+func (cfg *Config) connectOptions(flagSet func(string) bool) error {
+	only := func(flag string) error {
+		for _, n := range cfg.hostSet().Names {
+			if n != connect.Name {
+				return fmt.Errorf("%s applies to --host connect only, not %q", flag, n)
+			}
+		}
+		return nil
+	}
+	if cfg.Operator {
+		if err := only("--operator"); err != nil {
+			return err
+		}
+	}
+	if cfg.Bridge == hosts.BridgeRelay && slices.Contains(cfg.hostSet().Names, connect.Name) {
+		// Under --bridge relay the runner declines what reaches into a
+		// View's frame (clickTrigger, closeView, cancelTool), which for
+		// connect a person does, not the runner.
+		return errors.New("--bridge relay is for browser hosts: --host connect always reaches the suite through the relay, and with --bridge relay the runner would decline what the operator does in the View")
+	}
+	if cfg.OperatorTimeout <= 0 {
+		return fmt.Errorf("--operator-timeout must be a positive duration, got %s", cfg.OperatorTimeout)
+	}
+	public := []string{"public-url", "listen", "csp-target"}
+	if only("--public-url") != nil && !slices.ContainsFunc(public, flagSet) {
+		cfg.PublicURL, cfg.Listen, cfg.CSPTargets = "", "", nil
+	}
+	if cfg.PublicURL == "" {
+		if cfg.Listen != "" || len(cfg.CSPTargets) > 0 {
+			return errors.New("--listen and --csp-target go with --public-url")
+		}
+		return nil
+	}
+	if err := only("--public-url"); err != nil {
+		return fmt.Errorf("%w (a hosted product driven in the browser connects to mcpconform serve --public-url instead: docs/hosted.md)", err)
+	}
+	return nil
+}
+
+// publicOptions are the session's public fixture servers (nil: loopback).
+func (cfg Config) publicOptions() *fixtures.PublicOptions {
+	if cfg.PublicURL == "" {
+		return nil
+	}
+	return &fixtures.PublicOptions{PublicURL: cfg.PublicURL, Listen: cfg.Listen, TargetOrigins: cfg.CSPTargets}
+}
+
+// withOperator is the host set with the person at stdin as the connect
+// host's operator (--operator), refused when stdin is not a terminal;
+// instructions and prompts go to stderr.
+func (cfg Config) withOperator(hs hostset.Set, stdin io.Reader, stderr io.Writer) (hostset.Set, error) {
+	hs.Connect.Out = stderr
+	if !cfg.Operator {
+		return hs, nil
+	}
+	f, ok := stdin.(*os.File)
+	if !ok || !operator.IsTerminal(f) {
+		return hs, operator.ErrNoTerminal
+	}
+	hs.Connect.Operator = operator.New(f, stderr, cfg.OperatorTimeout)
+	return hs, nil
 }
 
 func (cfg Config) validate() error {
@@ -156,7 +257,7 @@ func runCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "run", Usage: "run only tests whose id matches `GLOB` (repeatable, e.g. 'visibility/*') [MCPCONFORM_RUN]"},
 			&cli.BoolFlag{Name: "headed", Usage: "show the browser window [MCPCONFORM_HEADED]"},
 			&cli.DurationFlag{Name: "timeout", Usage: "limit for the whole run (with --repeat N, for each of the N passes) [MCPCONFORM_TIMEOUT]", Value: 10 * time.Minute},
-			&cli.DurationFlag{Name: "app-timeout", Usage: "how long the host may take to show the app [MCPCONFORM_APP_TIMEOUT]", Value: 60 * time.Second},
+			&cli.DurationFlag{Name: "app-timeout", Usage: "how long the host may take to show the app (default 10m with --host connect, where a person sets the host up) [MCPCONFORM_APP_TIMEOUT]", Value: 60 * time.Second},
 			&cli.DurationFlag{Name: "stall", Usage: "declare the suite stalled after this long without progress [MCPCONFORM_STALL]", Value: 2 * time.Minute},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
@@ -170,7 +271,13 @@ func runCommand() *cli.Command {
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "soak: run the suite `N` times in one process, printing goroutines, open files, child processes and memory after each (reports hold the last run) [MCPCONFORM_REPEAT]"},
 			&cli.IntFlag{Name: "retries", Usage: "rerun a check that failed up to `N` times; one that then passes is reported flaky [MCPCONFORM_RETRIES]"},
 			&cli.BoolFlag{Name: "trace", Usage: "record a Playwright trace of the run into the evidence directory (may contain page content) [MCPCONFORM_TRACE]"},
+			&cli.StringFlag{Name: "bridge", Value: "evaluate", Usage: "how the runner reaches the suite: evaluate (an evaluate in the app frame) or relay (the suite's own tools/call through the host to the fixture server; no evaluate in the app frame; needs hostCapabilities.serverTools; one host at a time) [MCPCONFORM_BRIDGE]"},
 			&cli.BoolFlag{Name: "video", Usage: "record a video of each host's page into the evidence directory as HOST/video.webm (needs FFmpeg: apt-get install ffmpeg; may show logged-in content) [MCPCONFORM_VIDEO]"},
+			&cli.BoolFlag{Name: "operator", Usage: "with --host connect: ask the person at this terminal to do what a check needs done in the host (click, confirm, look at the conversation, switch the theme, close the View); refused without a terminal [MCPCONFORM_OPERATOR]"},
+			&cli.DurationFlag{Name: "operator-timeout", Value: 30 * time.Second, Usage: "how long each --operator prompt waits for its answer; no answer fails the check [MCPCONFORM_OPERATOR_TIMEOUT]"},
+			&cli.StringFlag{Name: "public-url", Usage: "with --host connect: serve the fixture MCP servers at this `URL` (a tunnel or reverse proxy to --listen) for a host on another machine [MCPCONFORM_PUBLIC_URL]"},
+			&cli.StringFlag{Name: "listen", Usage: "with --public-url: the local `ADDR` the tunnel forwards to (default 127.0.0.1:8080) [MCPCONFORM_LISTEN]"},
+			&cli.StringSliceFlag{Name: "csp-target", Usage: "with --public-url: a public `ORIGIN` for the CSP checks (give two: declared, undeclared) [MCPCONFORM_CSP_TARGETS]"},
 		}, append(browserFlags(true), outputFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c, ""); err != nil {
@@ -180,11 +287,15 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return usage(err)
 			}
+			hs, err := cfg.withOperator(cfg.hostSet(), c.App.Reader, c.App.ErrWriter)
+			if err != nil {
+				return usage(err)
+			}
 			exp, err := loadExpectations(cfg.Out)
 			if err != nil {
 				return err
 			}
-			return runSuite(c.Context, cfg, exp, c.App.Writer, c.App.ErrWriter)
+			return runSuite(c.Context, cfg, hs, exp, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
@@ -198,7 +309,7 @@ func runLimit(cfg Config) time.Duration {
 
 // runSuite runs the suite (session.Conform) and maps the outcome to an
 // exit code: a signal first, then the run's error, then the verdict.
-func runSuite(ctx context.Context, cfg Config, exp *expectations.Expectations, stdout, stderr io.Writer) error {
+func runSuite(ctx context.Context, cfg Config, hs hostset.Set, exp *expectations.Expectations, stdout, stderr io.Writer) error {
 	ctx, stop := untilSignal(ctx)
 	defer stop()
 	sig := make(chan os.Signal, 1)
@@ -211,7 +322,7 @@ func runSuite(ctx context.Context, cfg Config, exp *expectations.Expectations, s
 	sel, _ := cfg.selection()
 	ro := session.RunOptions{
 		Runner:     runner.Options{EvidenceDir: cfg.EvidenceDir, Retries: cfg.Retries, Selection: sel, Stall: cfg.Stall, Logf: logf},
-		AppTimeout: cfg.AppTimeout, Repeat: cfg.Repeat, AfterPass: session.SoakLog(stderr, cfg.Repeat),
+		AppTimeout: cfg.AppTimeout, Repeat: cfg.Repeat, AfterPass: session.SoakLog(stderr, cfg.Repeat), Bridge: cfg.Bridge,
 	}
 	if cfg.Trace {
 		ro.TraceFile = session.TraceIn(cfg.EvidenceDir)
@@ -222,7 +333,7 @@ func runSuite(ctx context.Context, cfg Config, exp *expectations.Expectations, s
 	run, runErr := session.Conform(ctx, session.Plan{
 		Start: session.Options{
 			Launch: bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP, Video: cfg.Video},
-			Hosts:  cfg.hostSet().Names, NewHost: cfg.hostSet().New, Logf: logf,
+			Hosts:  hs.Names, NewHost: hs.New, Logf: logf, Public: cfg.publicOptions(),
 		},
 		Run: ro, Reports: cfg.Out.reports(cfg), Expectations: exp, Tool: "mcpconform", Version: version, Stdout: stdout,
 		Console: session.NewConsole(stdout, stderr, cfg.Out.outputs(cfg), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),

@@ -27,17 +27,20 @@ type benchConfig struct {
 func benchCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "bench",
-		Usage: "measure the dispatch round trip against one bare evaluate and a fixed polling interval, and a full run's phases, CPU and peak memory (reference host)",
+		Usage: "measure the dispatch round trip (evaluate and relay bridges) against one bare evaluate and a fixed polling interval, and a full run's phases, CPU and peak memory (reference host)",
 		Description: `A full run of the catalogue against the reference host comes first (its
 phases, the CPU seconds and peak PSS of this process and all its descendants),
 then, in a second reference host in the same browser, the round-trip
 diagnostic under the runner's long-poll and under a fixed polling interval,
-and bare evaluates in the same app frame. Quote medians over several
+and bare evaluates in the same app frame; then, in a third, the same round
+trip over the relay bridge (the View's own tools/call through the host to
+the fixture server, no evaluate). Quote medians over several
 processes: --repeat 3 runs the bench in 3 fresh processes and prints the
 medians of their figures.`,
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "run the bench in `N` fresh processes and print the medians"},
 			&cli.IntFlag{Name: "round-trips", Value: 200, Usage: "requests the round-trip diagnostic parks under the long-poll"},
+			&cli.IntFlag{Name: "relay-round-trips", Value: 200, Usage: "requests the round-trip diagnostic parks over the relay bridge, in a third reference host (0 skips it)"},
 			&cli.IntFlag{Name: "evaluates", Value: 200, Usage: "bare evaluates (and Playwright evaluates) timed in the app frame"},
 			&cli.DurationFlag{Name: "baseline-interval", Value: 800 * time.Millisecond, Usage: "the fixed polling interval of the baseline (the TypeScript runner's)"},
 			&cli.IntFlag{Name: "baseline-round-trips", Value: 20, Usage: "requests measured under the fixed interval, back to back and again at a random phase (0 skips the baseline)"},
@@ -56,7 +59,7 @@ medians of their figures.`,
 				return err
 			}
 			o := bench.Options{
-				RoundTrips: c.Int("round-trips"), Evaluates: c.Int("evaluates"),
+				RoundTrips: c.Int("round-trips"), Evaluates: c.Int("evaluates"), RelayTrips: c.Int("relay-round-trips"),
 				Interval: c.Duration("baseline-interval"), BaselineTrips: c.Int("baseline-round-trips"),
 				FullRun: c.Bool("full-run"), Run: c.StringSlice("run"), SampleEvery: c.Duration("sample-interval"),
 				AppTimeout: c.Duration("app-timeout"), Reports: c.String("reports"), Version: version,

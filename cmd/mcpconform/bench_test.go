@@ -36,6 +36,7 @@ func TestBenchRejectsBadSettings(t *testing.T) {
 		{[]string{"--browser-ws", "ws://127.0.0.1:1/", "--cdp", "http://127.0.0.1:2"}, "exclude each other"},
 		{[]string{"--run", "[x"}, "not a valid glob"},
 		{[]string{"--repeat", "0"}, "--repeat must be between 1 and 20"},
+		{[]string{"--relay-round-trips", "-1"}, "--relay-round-trips must be between 0 and 100000"},
 		{[]string{"extra"}, "bench takes no arguments"},
 	} {
 		_, _, err := benchApp(c.args...)
@@ -52,7 +53,7 @@ func TestBenchRejectsBadSettings(t *testing.T) {
 func TestBenchMeasuresEverything(t *testing.T) {
 	e2etest.Require(t)
 	out := filepath.Join(t.TempDir(), "bench.json")
-	stdout, stderr, err := benchApp("--run", "lifecycle/initialize-result", "--round-trips", "20", "--evaluates", "20",
+	stdout, stderr, err := benchApp("--run", "lifecycle/initialize-result", "--round-trips", "20", "--evaluates", "20", "--relay-round-trips", "15",
 		"--baseline-round-trips", "3", "--baseline-interval", "150ms", "--sample-interval", "100ms", "--json", out)
 	if err != nil {
 		t.Fatalf("bench: %v\n%s\n%s", err, stdout, stderr)
@@ -73,6 +74,14 @@ func TestBenchMeasuresEverything(t *testing.T) {
 	}
 	if _, ok := r.Ratios["roundTripOverBareEvaluate"]; !ok {
 		t.Errorf("no ratios in the JSON: %s", b)
+	}
+	// The relay round trip crosses one tools/call through the host: it is
+	// measured, and it cannot beat that tools/call by much.
+	if r.RelayRoundTrip == nil || r.RelayRoundTrip.N != 15 || r.HostToolCall == nil || r.HostToolCall.N != 20 || r.RelayRoundTrip.MedianMs <= 0 {
+		t.Fatalf("relay figures missing: %s", b)
+	}
+	if _, ok := r.Ratios["relayOverRoundTrip"]; !ok || !strings.Contains(stdout, "dispatch round trip over the relay") {
+		t.Errorf("the relay's ratio or row is missing: %s\n%s", b, stdout)
 	}
 	fr := r.FullRun
 	if fr == nil || fr.Checks != 1 || fr.Passed != 1 {

@@ -7,6 +7,7 @@ package builtin
 import (
 	_ "github.com/mcpconform/mcpconform/hosts/chatgpt"
 	_ "github.com/mcpconform/mcpconform/hosts/claude"
+	_ "github.com/mcpconform/mcpconform/hosts/connect"
 	_ "github.com/mcpconform/mcpconform/hosts/inspector"
 	_ "github.com/mcpconform/mcpconform/hosts/reference"
 )

@@ -91,10 +91,14 @@ func kindList(ks []protocol.Kind, why map[protocol.Kind]string) []string {
 }
 
 // builtinCapabilities asks a freshly built (not set up) registered host
-// which capabilities it has.
+// which capabilities it has ("none" when it has none, like connect
+// without an operator).
 func builtinCapabilities(name string) []string {
 	h, _ := hosts.New(name)
-	return kindList(hosts.Capabilities(h), nil)
+	if ks := hosts.Capabilities(h); len(ks) > 0 {
+		return kindList(ks, nil)
+	}
+	return []string{"none"}
 }
 
 func printVariables(w io.Writer, r Report) {

@@ -154,6 +154,9 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if err := h.openApp(ctx, timeout); err != nil {
 		return nil, err
 	}
+	if env.UseRelay() {
+		return env.AwaitRelay(ctx, timeout)
+	}
 	return h.Bind(ctx, timeout)
 }
 

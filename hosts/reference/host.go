@@ -121,6 +121,9 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 			return nil, fmt.Errorf("the View was never re-rendered: %w", err)
 		}
 	}
+	if env.UseRelay() {
+		return env.AwaitRelay(ctx, timeout)
+	}
 	return h.Bind(ctx, timeout)
 }
 

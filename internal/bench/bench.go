@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/bridge/relay"
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/internal/proctree"
@@ -30,15 +32,21 @@ import (
 // Targets the bench checks its figures against (issue "Speed and scale").
 const (
 	targetRoundTripOverBare = 3.0
-	targetFullRun           = 30 * time.Second
-	targetPeakPSS           = 1 << 30
+	// The relay crosses the host's postMessage and its proxy to the
+	// fixture server (issue #17).
+	targetRelayOverRoundTrip = 5.0
+	targetFullRun            = 30 * time.Second
+	targetPeakPSS            = 1 << 30
 )
 
 type Options struct {
 	RoundTrips, Evaluates, BaselineTrips int
-	Interval, SampleEvery, AppTimeout    time.Duration
-	FullRun                              bool
-	Run                                  []string
+	// RelayTrips are the round trips measured over the relay bridge (0
+	// skips them).
+	RelayTrips                        int
+	Interval, SampleEvery, AppTimeout time.Duration
+	FullRun                           bool
+	Run                               []string
 	// Reports keeps the full run's reports and evidence in this
 	// directory ("" writes them to a temporary one).
 	Reports string
@@ -53,6 +61,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("--round-trips must be between 1 and 100000, got %d", o.RoundTrips)
 	case o.Evaluates < 1:
 		return fmt.Errorf("--evaluates must be at least 1, got %d", o.Evaluates)
+	case o.RelayTrips < 0 || o.RelayTrips > 100_000:
+		return fmt.Errorf("--relay-round-trips must be between 0 and 100000, got %d", o.RelayTrips)
 	case o.BaselineTrips < 0:
 		return fmt.Errorf("--baseline-round-trips must not be negative, got %d", o.BaselineTrips)
 	case o.BaselineTrips > 0 && (o.Interval < time.Millisecond || o.Interval > time.Minute):
@@ -145,7 +155,51 @@ func Run(ctx context.Context, o Options, logf func(string, ...any)) (*Result, er
 			return res, err
 		}
 	}
-	return res, dispatchBench(ctx, env, o, res)
+	if err := dispatchBench(ctx, env, o, res); err != nil {
+		return res, err
+	}
+	if o.RelayTrips > 0 {
+		rl := s.NewRelay(hosts.BridgeRelay)
+		defer rl.Close()
+		renv := env
+		renv.Relay, renv.Bridge = rl, hosts.BridgeRelay
+		return res, relayBench(ctx, renv, o, res)
+	}
+	return res, nil
+}
+
+// relayBench measures, in a third reference host whose suite is reached
+// through the relay bridge only, the same round trip: each request goes
+// from the View to the runner and its result back as the View's
+// tools/call through the host to the fixture server.
+func relayBench(ctx context.Context, env hosts.Env, o Options, res *Result) error {
+	h := reference.New()
+	defer func() {
+		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		h.Teardown(tctx)
+	}()
+	sbi, err := h.Setup(ctx, env)
+	if err != nil {
+		return fmt.Errorf("setting up the reference host for the relay measurements: %w", err)
+	}
+	sb, ok := sbi.(*relay.Bridge)
+	if !ok {
+		return fmt.Errorf("the reference host's bridge under --bridge relay is a %T, not a *relay.Bridge", sbi)
+	}
+	// Warm-up, then the measurement, with the runner's relay poll wait.
+	wopts := runner.RoundTripOptions{RoundTrips: 10, ConfigureDiag: sb.ConfigureDiag, PollWait: runner.RelayPollWait}
+	if _, err := runner.MeasureRoundTrips(ctx, sb, h, wopts); err != nil {
+		return fmt.Errorf("warming up the relay: %w", err)
+	}
+	wopts.RoundTrips = o.RelayTrips
+	rt, err := runner.MeasureRoundTrips(ctx, sb, h, wopts)
+	if err != nil {
+		return fmt.Errorf("relay round trips: %w", err)
+	}
+	st := statOf(rt.MS)
+	res.RelayRoundTrip, res.RelayPolls = &st, rt.Polls
+	return nil
 }
 
 // fullRun runs the selected checks on a reference host through the
@@ -274,6 +328,17 @@ func dispatchBench(ctx context.Context, env hosts.Env, o Options, res *Result) e
 	bs := statOf(bare)
 	res.BareEvaluate = &bs
 
+	if o.RelayTrips > 0 {
+		// The relay's floor: one tools/call from the View through the
+		// host to the fixture server and back, as the relay makes them.
+		tc, err := hostToolCalls(ctx, ev, o.Evaluates)
+		if err != nil {
+			return fmt.Errorf("tools/call through the host: %w", err)
+		}
+		ts := statOf(tc)
+		res.HostToolCall = &ts
+	}
+
 	if o.BaselineTrips > 0 {
 		res.IntervalMs = float64(o.Interval.Milliseconds())
 		fx, err := runner.MeasureRoundTrips(ctx, sb, h, runner.RoundTripOptions{Policy: runner.FixedInterval, Interval: o.Interval, RoundTrips: o.BaselineTrips, Configure: configure})
@@ -305,6 +370,35 @@ func dispatchBench(ctx context.Context, env hosts.Env, o Options, res *Result) e
 	ps := statOf(pwe)
 	res.PlaywrightEvaluate = &ps
 	return nil
+}
+
+// hostToolCalls times n tools/call of the fixture's echo probe sent
+// from the View straight to the host (postMessage, ids of their own), as
+// the relay client sends its calls, in milliseconds, measured in the page.
+func hostToolCalls(ctx context.Context, ev *bridge.Evaluator, n int) ([]float64, error) {
+	var ms []float64
+	err := ev.EvalInto(ctx, fmt.Sprintf(`(async () => {
+	  const ms = [];
+	  for (let i = 0; i < %d; i++) {
+	    const id = 1500000000 + i;
+	    const t0 = performance.now();
+	    await new Promise((resolve, reject) => {
+	      const timer = setTimeout(() => reject(new Error("no answer to tools/call within 10 s")), 10000);
+	      const l = (e) => {
+	        if (e.source !== window.parent || !e.data || e.data.id !== id) return;
+	        e.stopImmediatePropagation();
+	        window.removeEventListener("message", l, true);
+	        clearTimeout(timer);
+	        resolve();
+	      };
+	      window.addEventListener("message", l, true);
+	      window.parent.postMessage({jsonrpc: "2.0", id, method: "tools/call", params: {name: %q, arguments: {op: "echo", value: i}}}, "*");
+	    });
+	    ms.push(performance.now() - t0);
+	  }
+	  return ms;
+	})()`, n, mcpserver.ToolProbe), &ms)
+	return ms, err
 }
 
 func usageOf(r proctree.Result, wall time.Duration) Usage {

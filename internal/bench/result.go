@@ -62,6 +62,14 @@ type Result struct {
 	// round trips (one per request at best; more means polls that came
 	// back with nothing new).
 	LongPollPolls int `json:"longPollPolls,omitempty"`
+	// RelayRoundTrip is the same round trip over the relay bridge (the
+	// View's tools/call through the host), RelayPolls the runner's polls
+	// for it.
+	RelayRoundTrip *Stat `json:"relayRoundTrip,omitempty"`
+	RelayPolls     int   `json:"relayPolls,omitempty"`
+	// HostToolCall is one tools/call from the View through the host to
+	// the fixture server and back: the floor of a relay round trip.
+	HostToolCall *Stat `json:"hostToolCall,omitempty"`
 
 	FullRun *FullRun `json:"fullRun,omitempty"`
 	// Process covers this whole process: the full run, the dispatch
@@ -143,6 +151,13 @@ func (r *Result) Print(w io.Writer) {
 			fmt.Sprintf("%.2f× one bare evaluate (target ≤ %.0f×: %s)", rt, targetRoundTripOverBare, verdict(rt <= targetRoundTripOverBare)))
 		row("one bare gesture-free evaluate in the same app frame (the floor)", r.BareEvaluate, "")
 	}
+	if r.RelayRoundTrip != nil {
+		rr := q(ratioRelayOverRoundTrip)
+		row("dispatch round trip over the relay (the View's tools/call through the host, no evaluate)", r.RelayRoundTrip,
+			fmt.Sprintf("%.2f× the evaluate round trip (target ≤ %.0f×: %s), %.2f× one bare evaluate", rr, targetRelayOverRoundTrip, verdict(rr <= targetRelayOverRoundTrip), q(ratioRelayOverBare)))
+		row("one tools/call from the View through the host and back (the relay's floor)", r.HostToolCall,
+			fmt.Sprintf("the relay round trip is %.2f× it", q(ratioRelayOverToolCall)))
+	}
 	row("one Playwright frame.Evaluate in the same frame (for comparison)", r.PlaywrightEvaluate, "")
 	if r.Fixed != nil {
 		row(fmt.Sprintf("round trip, fixed %.0f ms polling, back to back", r.IntervalMs), r.Fixed, fmt.Sprintf("%.0f× the long-poll", q(ratioFixedOverLong)))
@@ -151,6 +166,9 @@ func (r *Result) Print(w io.Writer) {
 	tw.Flush()
 	if r.LongPollPolls > 0 && r.RoundTrip != nil {
 		fmt.Fprintf(w, "(the runner made %d polls for %d long-poll round trips)\n", r.LongPollPolls, r.RoundTrip.N)
+	}
+	if r.RelayPolls > 0 && r.RelayRoundTrip != nil {
+		fmt.Fprintf(w, "(over the relay, %d polls for %d round trips)\n", r.RelayPolls, r.RelayRoundTrip.N)
 	}
 	if fr := r.FullRun; fr != nil {
 		fmt.Fprintf(w, "\nfull run: %d checks: %d passed, %d failed, %d skipped\n", fr.Checks, fr.Passed, fr.Failed, fr.Skipped)
@@ -187,6 +205,9 @@ const (
 	ratioFixedOverLong      = "fixedBackToBackOverLongPoll"
 	ratioRandomOverLong     = "fixedRandomPhaseOverLongPoll"
 	ratioPlaywrightOverBare = "playwrightOverBareEvaluate"
+	ratioRelayOverRoundTrip = "relayOverRoundTrip"
+	ratioRelayOverBare      = "relayOverBareEvaluate"
+	ratioRelayOverToolCall  = "relayOverHostToolCall"
 )
 
 // computeRatios fills Ratios from one run's medians (a median result keeps
@@ -201,6 +222,9 @@ func (r *Result) computeRatios() {
 		ratioFixedOverLong:      r.ratio(r.Fixed, r.RoundTrip),
 		ratioRandomOverLong:     r.ratio(r.FixedRandom, r.RoundTrip),
 		ratioPlaywrightOverBare: r.ratio(r.PlaywrightEvaluate, r.BareEvaluate),
+		ratioRelayOverRoundTrip: r.ratio(r.RelayRoundTrip, r.RoundTrip),
+		ratioRelayOverBare:      r.ratio(r.RelayRoundTrip, r.BareEvaluate),
+		ratioRelayOverToolCall:  r.ratio(r.RelayRoundTrip, r.HostToolCall),
 	} {
 		if !math.IsNaN(q) && !math.IsInf(q, 0) {
 			r.Ratios[name] = q
@@ -236,7 +260,7 @@ func Median(runs []*Result) *Result {
 	// Ratios pair figures taken under the same conditions: the median of
 	// the runs' ratios, not the ratio of the medians.
 	m.Ratios = map[string]float64{}
-	for _, name := range []string{ratioRoundTripOverBare, ratioFixedOverLong, ratioRandomOverLong, ratioPlaywrightOverBare} {
+	for _, name := range []string{ratioRoundTripOverBare, ratioFixedOverLong, ratioRandomOverLong, ratioPlaywrightOverBare, ratioRelayOverRoundTrip, ratioRelayOverBare, ratioRelayOverToolCall} {
 		var xs []float64
 		for _, r := range runs {
 			r.computeRatios()
@@ -286,6 +310,9 @@ func Median(runs []*Result) *Result {
 	m.PlaywrightEvaluate = stat(func(r *Result) *Stat { return r.PlaywrightEvaluate })
 	m.Fixed = stat(func(r *Result) *Stat { return r.Fixed })
 	m.FixedRandom = stat(func(r *Result) *Stat { return r.FixedRandom })
+	m.RelayRoundTrip = stat(func(r *Result) *Stat { return r.RelayRoundTrip })
+	m.HostToolCall = stat(func(r *Result) *Stat { return r.HostToolCall })
+	m.RelayPolls = int(med(func(r *Result) float64 { return float64(r.RelayPolls) }))
 	usage := func(get func(*Result) *Usage) Usage {
 		f := func(g func(*Usage) float64) float64 { return med(func(r *Result) float64 { return g(get(r)) }) }
 		return Usage{

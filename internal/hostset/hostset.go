@@ -8,6 +8,7 @@ import (
 	"github.com/sethvargo/go-envconfig"
 
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/connect"
 	"github.com/mcpconform/mcpconform/hosts/generic"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 )
@@ -26,6 +27,9 @@ type Set struct {
 	// Environ is where host profiles (MCPCONFORM_<PROFILE>_*) are looked
 	// up.
 	Environ envconfig.Lookuper
+	// Connect is how the connect host is built: its operator (--operator)
+	// and where its instructions go.
+	Connect connect.Options
 }
 
 // New builds a fresh host by name.
@@ -40,6 +44,9 @@ func (hs Set) New(name string) (hosts.Host, error) {
 			return nil, err
 		}
 		return reference.NewWith(set, vars), nil
+	}
+	if name == connect.Name {
+		return connect.New(hs.Connect), nil
 	}
 	if h, ok := hosts.New(name); ok {
 		return h, nil

@@ -7,10 +7,13 @@ package session
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/bridge/relay"
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
@@ -42,6 +45,10 @@ type Options struct {
 	// OnPhase, when set, is told how long each start-up step took:
 	// PhaseFixtures and PhaseBrowser.
 	OnPhase func(phase string, d time.Duration)
+	// Public, when set, serves the fixture servers at a public URL
+	// (fixtures.StartPublic, as `serve --public-url` does) instead of on
+	// loopback: for a host on another machine (--host connect).
+	Public *fixtures.PublicOptions
 }
 
 // Start-up steps, as Options.OnPhase names them.
@@ -52,15 +59,24 @@ const (
 
 // Session is a started set of fixtures and browser.
 type Session struct {
+	// Fixtures are the loopback fixture servers; with Options.Public,
+	// Public serves them instead and Fixtures is nil.
 	Fixtures *fixtures.Set
-	Browser  *bridge.Browser
-	display  *bridge.Xvfb
-	o        Options
+	Public   *fixtures.Public
+	// Browser is nil when no host of the session needs one.
+	Browser *bridge.Browser
+	display *bridge.Xvfb
+	o       Options
 }
 
 // allower is a host that must reach sites beyond loopback (a hosted
 // product).
 type allower = hosts.AllowedHoster
+
+// browserNeeder is a host that can do without the browser (hosts/connect:
+// it drives nothing). When every host of a session says so, Start
+// launches none.
+type browserNeeder interface{ NeedsBrowser() bool }
 
 // Start brings the session up. On error everything started is stopped
 // again; the error is a *runner.InfraError naming the step, or a
@@ -83,25 +99,30 @@ func Start(ctx context.Context, o Options) (s *Session, err error) {
 		o.OnPhase = func(string, time.Duration) {}
 	}
 	t0 := time.Now()
-	if s.Fixtures, err = fixtures.Start(ctx); err != nil {
+	if o.Public != nil {
+		if s.Public, err = fixtures.StartPublic(ctx, *o.Public); err != nil {
+			if errors.Is(err, fixtures.ErrPublicOptions) {
+				return s, &UsageError{Err: err}
+			}
+			return s, &runner.InfraError{Step: "starting the fixture MCP servers at the public URL", Err: err}
+		}
+	} else if s.Fixtures, err = fixtures.Start(ctx); err != nil {
 		return s, &runner.InfraError{Step: "starting the fixture MCP servers", Err: err}
 	}
 	o.OnPhase(PhaseFixtures, time.Since(t0))
 	// Concurrent hosts share the record; each check must still find its
 	// run's first calls there.
-	s.Fixtures.MainServer.SetKeep(mcpserver.MaxKept * max(len(o.Hosts), 1))
-	if o.Launch.Headed {
-		// Headed without a display (CI): start Xvfb before the driver,
-		// which inherits DISPLAY.
-		if s.display, err = bridge.EnsureDisplay(ctx, o.Logf); err != nil {
-			return s, &runner.InfraError{Step: "starting a display for --headed", Err: err}
-		}
-	}
-	// Hosted products must be reachable through the loopback guard.
+	s.MainServer().SetKeep(mcpserver.MaxKept * max(len(o.Hosts), 1))
+	// Hosted products must be reachable through the loopback guard; a
+	// session of hosts that drive no browser (connect) starts none.
+	needBrowser := len(o.Hosts) == 0
 	for _, name := range o.Hosts {
 		h, err := o.NewHost(name)
 		if err != nil {
 			return s, &UsageError{Err: err}
+		}
+		if nb, ok := h.(browserNeeder); !ok || nb.NeedsBrowser() {
+			needBrowser = true
 		}
 		if a, ok := h.(allower); ok {
 			hs, err := a.AllowedHosts()
@@ -109,6 +130,16 @@ func Start(ctx context.Context, o Options) (s *Session, err error) {
 				return s, &UsageError{Err: err}
 			}
 			o.Launch.AllowHosts = append(o.Launch.AllowHosts, hs...)
+		}
+	}
+	if !needBrowser {
+		return s, nil
+	}
+	if o.Launch.Headed {
+		// Headed without a display (CI): start Xvfb before the driver,
+		// which inherits DISPLAY.
+		if s.display, err = bridge.EnsureDisplay(ctx, o.Logf); err != nil {
+			return s, &runner.InfraError{Step: "starting a display for --headed", Err: err}
 		}
 	}
 	t0 = time.Now()
@@ -122,7 +153,49 @@ func Start(ctx context.Context, o Options) (s *Session, err error) {
 // Env is what a host is set up with in this session; AppTimeout, Logf and
 // TraceFile are the caller's.
 func (s *Session) Env() hosts.Env {
-	return hosts.Env{Browser: s.Browser, ServerURL: s.Fixtures.Main.URL, SecondServerURL: s.Fixtures.Second.URL, Logf: s.o.Logf}
+	env := hosts.Env{Browser: s.Browser, Logf: s.o.Logf}
+	if s.Public != nil {
+		env.ServerURL, env.SecondServerURL = s.Public.ConnectorURL, s.Public.SecondConnectorURL
+	} else {
+		env.ServerURL, env.SecondServerURL = s.Fixtures.Main.URL, s.Fixtures.Second.URL
+	}
+	return env
+}
+
+// MainServer is the main fixture server, on loopback or at the public URL.
+func (s *Session) MainServer() *mcpserver.Server {
+	if s.Public != nil {
+		return s.Public.MainServer
+	}
+	return s.Fixtures.MainServer
+}
+
+// NewRelay is a relay for one host run on the main fixture server, armed
+// at once when bridge is hosts.BridgeRelay (the suite's View uses it from
+// its first tool result). Close it when the run ends.
+func (s *Session) NewRelay(bridgeName string) *relay.Relay {
+	r := relay.New(s.MainServer().Relay())
+	if bridgeName == hosts.BridgeRelay {
+		r.Arm()
+	}
+	return r
+}
+
+// CheckBridge validates a --bridge value for a run of these hosts: the
+// relay binds one host's View at a time (a View's run is the one that was
+// waiting when the host called the suite tool), so a relay run has one
+// host.
+func CheckBridge(bridgeName string, names []string) error {
+	switch bridgeName {
+	case "", hosts.BridgeEvaluate:
+		return nil
+	case hosts.BridgeRelay:
+		if len(names) > 1 {
+			return fmt.Errorf("--bridge relay runs one host at a time (got %d: %v): the relay tells concurrent hosts' Views apart only by which run was waiting first", len(names), names)
+		}
+		return nil
+	}
+	return fmt.Errorf("--bridge must be %s or %s, not %q", hosts.BridgeEvaluate, hosts.BridgeRelay, bridgeName)
 }
 
 // Close stops the browser, the display and the fixtures (nil-safe).
@@ -138,6 +211,9 @@ func (s *Session) Close() {
 	}
 	if s.Fixtures != nil {
 		s.Fixtures.Close()
+	}
+	if s.Public != nil {
+		s.Public.Close()
 	}
 }
 
@@ -159,6 +235,11 @@ type RunOptions struct {
 	// the results are the last pass's. AfterPass is called after each.
 	Repeat    int
 	AfterPass func(pass int)
+	// Bridge is how the runner reaches the suite: hosts.BridgeEvaluate
+	// (or "") the app frame's evaluate, hosts.BridgeRelay the relay
+	// alone. Every run gets a relay in Env.Relay either way (a host with
+	// no browser uses it by itself).
+	Bridge string
 }
 
 // Run runs the named hosts concurrently, each in its own browser context
@@ -168,6 +249,12 @@ type RunOptions struct {
 func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]report.HostRun, error) {
 	hrs := make([]report.HostRun, len(names))
 	errs := make([]error, len(names))
+	if err := CheckBridge(o.Bridge, names); err != nil {
+		for i, name := range names {
+			hrs[i] = report.HostRun{Host: name, StartedAt: time.Now(), Infra: err.Error()}
+		}
+		return hrs, &UsageError{Err: err}
+	}
 	for pass := 1; pass <= max(o.Repeat, 1); pass++ {
 		var wg sync.WaitGroup
 		for i, name := range names {
@@ -193,6 +280,12 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 				}
 				if o.OnCase != nil {
 					ro.OnCase = func(c report.Case) { o.OnCase(name, c) }
+				}
+				rl := s.NewRelay(o.Bridge)
+				defer rl.Close()
+				ro.Env.Relay = rl
+				if o.Bridge == hosts.BridgeRelay {
+					ro.Env.Bridge = hosts.BridgeRelay
 				}
 				hrs[i], errs[i] = runner.Run(ctx, h, ro)
 			}()

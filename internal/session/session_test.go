@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/bridge/relay"
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/protocol"
@@ -37,11 +38,24 @@ type fakeHost struct {
 	name string
 	env  hosts.Env
 	fail error
+	// armed is whether the run's relay was armed during Setup.
+	armed bool
 }
+
+// relayedSuite is a doneSuite that says it is the relay's.
+type relayedSuite struct{ doneSuite }
+
+func (*relayedSuite) Relayed() bool { return true }
 
 func (h *fakeHost) Name() string { return h.name }
 func (h *fakeHost) Setup(_ context.Context, e hosts.Env) (hosts.SuiteBridge, error) {
 	h.env = e
+	if r, ok := e.Relay.(*relay.Relay); ok {
+		h.armed = r.Run().Armed()
+	}
+	if e.UseRelay() {
+		return &relayedSuite{}, h.fail
+	}
 	return &doneSuite{}, h.fail
 }
 func (h *fakeHost) Teardown(context.Context) error { return nil }
@@ -85,6 +99,29 @@ func TestRunEveryHostEveryPass(t *testing.T) {
 	e := last[len(last)-1].env
 	if e.ServerURL != fx.Main.URL || e.SecondServerURL != fx.Second.URL || e.AppTimeout != 7*time.Second || !strings.HasSuffix(e.TraceFile, ".zip") {
 		t.Errorf("env %+v", e)
+	}
+	// Every run has a relay (a host with no browser uses it); an evaluate
+	// run's is not armed, so the suite's View never calls it.
+	if e.Relay == nil || e.Bridge != "" || last[len(last)-1].armed {
+		t.Errorf("evaluate run: relay %v, bridge %q, armed %v", e.Relay, e.Bridge, last[len(last)-1].armed)
+	}
+
+	// --bridge relay: the run's relay is armed before Setup, which is told
+	// to use it; it runs one host at a time.
+	hrs, err = s.Run(context.Background(), []string{"x"}, RunOptions{Bridge: hosts.BridgeRelay})
+	h := last[len(last)-1]
+	if err != nil || !h.env.UseRelay() || !h.armed || hrs[0].Cases[0].Status != protocol.StatusPass {
+		t.Errorf("relay run: %v, env %+v, armed %v, %+v", err, h.env, h.armed, hrs)
+	}
+	if r, _ := h.env.Relay.(*relay.Relay); r == nil || r.Run().Armed() {
+		t.Error("the relay run's relay is still armed after the run")
+	}
+	var ue *UsageError
+	if _, err := s.Run(context.Background(), []string{"x", "y"}, RunOptions{Bridge: hosts.BridgeRelay}); !errors.As(err, &ue) {
+		t.Errorf("relay with two hosts: %v, want a usage error", err)
+	}
+	if _, err := s.Run(context.Background(), []string{"x"}, RunOptions{Bridge: "carrier-pigeon"}); !errors.As(err, &ue) {
+		t.Errorf("an unknown bridge: %v, want a usage error", err)
 	}
 
 	// A failed host ends the run after its pass, with its error.
@@ -144,5 +181,48 @@ func TestSoakFigures(t *testing.T) {
 	}
 	if strings.Contains(f, "rss_mb=0.0 ") {
 		t.Errorf("this process's RSS read as 0: %s", f)
+	}
+}
+
+// browserlessHost drives no browser (like hosts/connect).
+type browserlessHost struct{ fakeHost }
+
+func (*browserlessHost) NeedsBrowser() bool { return false }
+
+// A session whose hosts all do without a browser starts none, and with
+// Options.Public its hosts get the public connector URLs.
+func TestABrowserlessSessionAtAPublicURL(t *testing.T) {
+	h := &browserlessHost{fakeHost{name: "remote"}}
+	s, err := Start(context.Background(), Options{
+		Hosts:   []string{"remote"},
+		NewHost: func(string) (hosts.Host, error) { return h, nil },
+		Public:  &fixtures.PublicOptions{PublicURL: "https://mcp.example.com/mcp", Listen: "127.0.0.1:0"},
+		// A browser that cannot start: launching one would fail the test.
+		Launch: bridge.Options{Paths: bridge.Paths{Browser: "/nonexistent/chromium"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Browser != nil {
+		t.Error("a browser was launched for a host that needs none")
+	}
+	if s.Fixtures != nil || s.Public == nil || s.MainServer() != s.Public.MainServer {
+		t.Fatalf("fixtures %v, public %v", s.Fixtures, s.Public)
+	}
+	hrs, err := s.Run(context.Background(), []string{"remote"}, RunOptions{AppTimeout: time.Second})
+	if err != nil || len(hrs) != 1 || hrs[0].Cases[0].Status != protocol.StatusPass {
+		t.Fatalf("run: %v %+v", err, hrs)
+	}
+	if h.env.ServerURL != "https://mcp.example.com/mcp" || h.env.SecondServerURL != "https://mcp.example.com/mcp/second" || h.env.Browser != nil {
+		t.Errorf("env: %+v", h.env)
+	}
+
+	// A bad public URL is the user's mistake.
+	_, err = Start(context.Background(), Options{Hosts: []string{"remote"}, NewHost: func(string) (hosts.Host, error) { return h, nil },
+		Public: &fixtures.PublicOptions{PublicURL: "ftp://x", Listen: "127.0.0.1:0"}})
+	var ue *UsageError
+	if !errors.As(err, &ue) {
+		t.Errorf("bad public URL: %v, want a UsageError", err)
 	}
 }

@@ -1,0 +1,213 @@
+package relay_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/bridge/relay"
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/inspector"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+func TestMain(m *testing.M) { e2etest.Main(m) }
+
+// evaluations counts every Evaluator evaluation while it is installed,
+// by frame URL (bridge.ObserveEvaluations).
+type evaluations struct {
+	mu      sync.Mutex
+	byFrame map[string]int
+	stop    func()
+}
+
+func countEvaluations() *evaluations {
+	e := &evaluations{byFrame: map[string]int{}}
+	e.stop = bridge.ObserveEvaluations(func(f playwright.Frame, _ string) {
+		where := "(no frame)"
+		if f != nil {
+			where = f.URL()
+			if f.ParentFrame() == nil {
+				where = "main frame " + where
+			}
+		}
+		e.mu.Lock()
+		e.byFrame[where]++
+		e.mu.Unlock()
+	})
+	return e
+}
+
+func (e *evaluations) total() (int, map[string]int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := 0
+	for _, k := range e.byFrame {
+		n += k
+	}
+	return n, e.byFrame
+}
+
+// consoleLines logs the relay's and the errors' lines of the console
+// evidence under dir.
+func consoleLines(t *testing.T, dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.console.txt"))
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		for _, l := range strings.Split(string(b), "\n") {
+			if strings.Contains(l, "relay") || strings.HasPrefix(l, "error") {
+				t.Logf("%s: %.300s", filepath.Base(f), l)
+			}
+		}
+	}
+}
+
+// compareBridges runs the suite on a fresh host through the evaluate
+// bridge, then on another through the relay with no evaluate at all
+// (Setup included), and requires the same status for every check that
+// needs no capability.
+func compareBridges(t *testing.T, newHost func() hosts.Host, appTimeout, limit time.Duration) {
+	sess := e2etest.Session(t)
+	hub := sess.Fixtures.MainServer.Relay()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	run := func(bridgeName string) report.HostRun {
+		t.Helper()
+		env := sess.Env()
+		env.AppTimeout = appTimeout
+		env.Logf = t.Logf
+		rl := sess.NewRelay(bridgeName)
+		defer rl.Close()
+		env.Relay = rl
+		if bridgeName == hosts.BridgeRelay {
+			env.Bridge = hosts.BridgeRelay
+		}
+		h := newHost()
+		start := time.Now()
+		dir := t.TempDir()
+		// One retry on both sides: on a loaded machine a check whose
+		// host answers near its timeout can flip either way.
+		hr, err := runner.Run(ctx, h, runner.Options{Env: env, Stall: 2 * time.Minute, Logf: t.Logf, EvidenceDir: dir, Retries: 1,
+			OnCase: func(c report.Case) {
+				if testing.Verbose() {
+					t.Logf("%s %s: %s in %s %.120s", bridgeName, c.ID, c.Status, c.Duration.Round(time.Millisecond), c.Message)
+				}
+			}})
+		if err != nil {
+			consoleLines(t, dir)
+			t.Fatalf("%s over %s: %v", h.Name(), bridgeName, err)
+		}
+		counts := map[protocol.Status]int{}
+		for _, c := range hr.Cases {
+			counts[c.Status]++
+		}
+		t.Logf("%s over %s: %d checks in %s: %v", h.Name(), bridgeName, len(hr.Cases), time.Since(start).Round(time.Millisecond), counts)
+		return hr
+	}
+
+	calls0 := hub.RelayCalls()
+	ev := run(hosts.BridgeEvaluate)
+	if n := hub.RelayCalls() - calls0; n != 0 {
+		t.Errorf("the evaluate run made %d relay calls: an unarmed run's View must never call the relay", n)
+	}
+
+	calls0, refused0 := hub.RelayCalls(), hub.Refused()
+	counter := countEvaluations()
+	rl := run(hosts.BridgeRelay)
+	counter.stop()
+	if n, by := counter.total(); n != 0 {
+		t.Errorf("the relay run evaluated %d times (by frame: %v); it must not evaluate at all", n, by)
+	}
+	calls := hub.RelayCalls() - calls0
+	// At least hello, the catalogue, the start and the last poll.
+	if calls < 4 {
+		t.Errorf("the relay run made only %d relay calls: did it use the relay?", calls)
+	}
+	if n := hub.Refused() - refused0; n != 0 {
+		t.Errorf("%d relay calls were refused during the relay run", n)
+	}
+	t.Logf("relay run: %d relay calls", calls)
+	for _, c := range sess.Fixtures.MainServer.Observations().ToolCalls {
+		if c.Tool == mcpserver.ToolRelay {
+			t.Fatalf("the server's record holds a relay call: %+v", c)
+		}
+	}
+
+	want := map[string]report.Case{}
+	for _, c := range ev.Cases {
+		want[c.ID] = c
+	}
+	compared, differ := 0, 0
+	for _, c := range rl.Cases {
+		w, ok := want[c.ID]
+		if !ok {
+			t.Errorf("%s ran over the relay only", c.ID)
+			continue
+		}
+		delete(want, c.ID)
+		if len(c.Needs) > 0 {
+			continue
+		}
+		compared++
+		if c.Status != w.Status {
+			differ++
+			t.Errorf("%s: relay %s (%s), evaluate %s (%s)", c.ID, c.Status, c.Message, w.Status, w.Message)
+		}
+	}
+	for id := range want {
+		t.Errorf("%s ran through the evaluate bridge only", id)
+	}
+	if compared < 20 {
+		t.Errorf("only %d checks need no capability: is the catalogue right?", compared)
+	}
+	t.Logf("%d checks with no capability compared, %d differ", compared, differ)
+	for _, c := range rl.Cases {
+		for _, k := range runner.RelayDeclined {
+			for _, n := range c.Needs {
+				if n == k && c.Status == protocol.StatusError {
+					t.Errorf("%s needs %s, declined under the relay, yet is ERROR: %s", c.ID, k, c.Message)
+				}
+			}
+		}
+	}
+}
+
+// The reference host over the relay gives the evaluate bridge's verdicts.
+func TestReferenceRelayMatchesEvaluate(t *testing.T) {
+	compareBridges(t, func() hosts.Host { return reference.New() }, 30*time.Second, 6*time.Minute)
+}
+
+// MCP Inspector 2.12.0 over the relay gives the evaluate bridge's
+// verdicts (the Inspector is installed from npm on first use).
+func TestInspectorRelayMatchesEvaluate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the Inspector runs take minutes")
+	}
+	compareBridges(t, func() hosts.Host { return inspector.New() }, 60*time.Second, 15*time.Minute)
+}
+
+// A relay run whose View never appears fails naming what the relay needs
+// of the host.
+func TestAwaitNamesServerTools(t *testing.T) {
+	rl := relay.New(mcpserver.New(mcpserver.Options{}).Relay())
+	defer rl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := rl.Await(ctx)
+	if !errors.Is(err, relay.ErrNoView) || !strings.Contains(err.Error(), "serverTools") {
+		t.Fatalf("Await with no View: %v", err)
+	}
+}

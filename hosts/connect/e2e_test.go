@@ -1,0 +1,350 @@
+package connect_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/connect"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/operator"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+func TestMain(m *testing.M) { e2etest.Main(m) }
+
+// signalWriter is an io.Writer that remembers what it was given and
+// closes ready once it has seen want.
+type signalWriter struct {
+	mu    sync.Mutex
+	b     strings.Builder
+	want  string
+	ready chan struct{}
+	once  sync.Once
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Write(p)
+	if strings.Contains(w.b.String(), w.want) {
+		w.once.Do(func() { close(w.ready) })
+	}
+	return len(p), nil
+}
+
+func (w *signalWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// person plays the user of a remote host: the reference host's page, in a
+// browser context of its own that the runner never sees. Once the run
+// prints its instructions, the person opens the host (connected to the
+// URL printed) and asks for the suite tool.
+type person struct {
+	t    *testing.T
+	srv  *reference.Server
+	page playwright.Page
+	ctx  playwright.BrowserContext
+}
+
+func newPerson(t *testing.T, b *bridge.Browser, env hosts.Env) *person {
+	t.Helper()
+	srv, err := reference.NewServer(context.Background(), reference.ServerOptions{MCPServers: []string{env.ServerURL, env.SecondServerURL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	bctx, err := b.NewContext(playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { bctx.Close() })
+	page, err := bctx.NewPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &person{t: t, srv: srv, page: page, ctx: bctx}
+}
+
+// askForTheSuite does what the instructions say: open the host, ask for
+// conformance_suite.
+func (p *person) askForTheSuite() error {
+	if _, err := p.page.Goto(p.srv.HostURL + "/"); err != nil {
+		return err
+	}
+	if err := p.page.Locator(`[data-testid="composer"]`).Fill(reference.Prompt); err != nil {
+		return err
+	}
+	return p.page.Locator(`[data-testid="send"]`).Click()
+}
+
+// clickTrigger clicks the View's trigger button, as the operator is asked.
+func (p *person) clickTrigger() error {
+	return p.page.FrameLocator(`iframe[data-testid="app-frame"]`).FrameLocator("iframe").
+		GetByText(operator.TriggerLabel).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(10000)})
+}
+
+// The reference host, opened in Chromium by the "person" (not by the
+// runner), tested with --host connect: the suite reaches the runner only
+// through the relay, nothing is evaluated in any frame, the checks that
+// need no capability pass as they do on the reference host, and the rest
+// skip naming the capability.
+func TestConnectTestsAHostItNeverTouches(t *testing.T) {
+	sess := e2etest.Session(t)
+	env := sess.Env()
+	env.Browser = nil // connect has no browser; the person's page is not the runner's
+	env.AppTimeout = 60 * time.Second
+	env.Logf = t.Logf
+	rl := sess.NewRelay("")
+	defer rl.Close()
+	env.Relay = rl
+	p := newPerson(t, sess.Browser, env)
+
+	out := &signalWriter{want: "Waiting up to", ready: make(chan struct{})}
+	asked := make(chan error, 1)
+	go func() {
+		select {
+		case <-out.ready:
+			asked <- p.askForTheSuite()
+		case <-time.After(30 * time.Second):
+			asked <- context.DeadlineExceeded
+		}
+	}()
+	var evals atomic.Int64
+	stop := bridge.ObserveEvaluations(func(playwright.Frame, string) { evals.Add(1) })
+	hr, err := runner.Run(context.Background(), connect.New(connect.Options{Out: out}), runner.Options{Env: env, Stall: 2 * time.Minute, Logf: t.Logf})
+	stop()
+	if aerr := <-asked; aerr != nil {
+		t.Fatalf("the person could not ask for the suite: %v", aerr)
+	}
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	if n := evals.Load(); n != 0 {
+		t.Errorf("%d evaluations during a connect run: it must reach the suite through the relay alone", n)
+	}
+	if !strings.Contains(out.String(), env.ServerURL) {
+		t.Errorf("the instructions do not give the server URL %s:\n%s", env.ServerURL, out.String())
+	}
+	judged, skipped := 0, 0
+	for _, c := range hr.Cases {
+		switch {
+		case len(c.Needs) == 0 && c.Status == protocol.StatusPass:
+			judged++
+		case c.Status == protocol.StatusSkip && strings.Contains(c.Message, "unsupported: "):
+			skipped++
+		case c.Status == protocol.StatusSkip || c.Status == protocol.StatusPass || c.Status == protocol.StatusOptional:
+			// a check with a fallback, or one skipped for the host's own reasons
+		default:
+			t.Errorf("%s (needs %v): %s %s", c.ID, c.Needs, c.Status, c.Message)
+		}
+	}
+	if judged < 20 || skipped < 5 {
+		t.Errorf("%d checks that need no capability passed and %d skipped naming one: want ≥ 20 and ≥ 5", judged, skipped)
+	}
+	if hr.HostName == "" {
+		t.Error("the report does not name the host from ui/initialize")
+	}
+	t.Logf("%d checks: %d judged without a capability, %d skipped naming one; host %s %s", len(hr.Cases), judged, skipped, hr.HostName, hr.HostVersion)
+}
+
+// With --operator on a terminal: the run asks the person to click the
+// View's trigger, the person does (in their own browser) and presses
+// Enter, and the check that needs the click passes.
+func TestConnectOperatorClicksTheTrigger(t *testing.T) {
+	sess := e2etest.Session(t)
+	env := sess.Env()
+	env.Browser = nil
+	env.AppTimeout = 60 * time.Second
+	env.Logf = t.Logf
+	rl := sess.NewRelay("")
+	defer rl.Close()
+	env.Relay = rl
+	p := newPerson(t, sess.Browser, env)
+
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	screen := &signalWriter{want: "Waiting up to", ready: make(chan struct{})}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptm.Read(buf)
+			screen.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	h := connect.New(connect.Options{Operator: operator.New(tty, tty, 30*time.Second), Out: tty})
+	sel, err := runner.ParseSelection([]string{"messages/*"}, nil, nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type ran struct {
+		hr  report.HostRun
+		err error
+	}
+	done := make(chan ran, 1)
+	go func() {
+		hr, err := runner.Run(context.Background(), h, runner.Options{Env: env, Selection: sel, Stall: 2 * time.Minute, Logf: t.Logf})
+		done <- ran{hr, err}
+	}()
+	<-screen.ready
+	if err := p.askForTheSuite(); err != nil {
+		t.Fatal(err)
+	}
+	// Answer every prompt the way a person would: click the trigger when
+	// asked, confirm seeing the conversation's marker when it is there.
+	clicks := 0
+	seen := 0
+	for {
+		select {
+		case r := <-done:
+			if r.err != nil {
+				t.Fatalf("run: %v\n%s", r.err, screen.String())
+			}
+			if clicks == 0 {
+				t.Fatalf("the operator was never asked to click the trigger:\n%s", screen.String())
+			}
+			passedWithClick := 0
+			for _, c := range r.hr.Cases {
+				for _, k := range c.Needs {
+					if k == protocol.KindClickTrigger && c.Status == protocol.StatusPass {
+						passedWithClick++
+					}
+				}
+				t.Logf("%s %s %s", c.ID, c.Status, c.Message)
+			}
+			if passedWithClick == 0 {
+				t.Errorf("no check that needs clickTrigger passed after the operator clicked")
+			}
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+		all := screen.String()
+		prompts := strings.Split(all, "[operator ")
+		if len(prompts)-1 <= seen {
+			continue
+		}
+		last := prompts[len(prompts)-1]
+		if !strings.Contains(last, "> ") {
+			continue // the prompt is still being written
+		}
+		seen = len(prompts) - 1
+		switch {
+		case strings.Contains(last, "· clickTrigger]"):
+			if err := p.clickTrigger(); err != nil {
+				t.Errorf("clicking the trigger: %v", err)
+				ptm.WriteString("n\r")
+				continue
+			}
+			clicks++
+			ptm.WriteString("\r")
+		case strings.Contains(last, "· conversationContains]"):
+			i, j := strings.Index(last, `show "`), strings.Index(last, `"?`)
+			marker := last[i+len(`show "`) : j]
+			// A person looks until it appears (or gives up).
+			err := p.page.Locator(`[data-testid="conversation"]`).Filter(playwright.LocatorFilterOptions{HasText: marker}).
+				WaitFor(playwright.LocatorWaitForOptions{Timeout: playwright.Float(10000)})
+			if err == nil {
+				ptm.WriteString("y\r")
+			} else {
+				ptm.WriteString("n\r")
+			}
+		default:
+			ptm.WriteString("n\r")
+		}
+	}
+}
+
+// Over the real relay: a prompt left unanswered longer than the check's
+// own limit in the suite (10 s here) is withdrawn as soon as the suite
+// gives up on the request, and the check is TIMEOUT, not the prompt's
+// "no answer". The check's cleanup (switch the theme back) is then asked,
+// since the suite waits for that one.
+func TestConnectWithdrawsAPromptWhenTheCheckGivesUp(t *testing.T) {
+	sess := e2etest.Session(t)
+	env := sess.Env()
+	env.Browser = nil
+	env.AppTimeout = 60 * time.Second
+	env.Logf = t.Logf
+	rl := sess.NewRelay("")
+	defer rl.Close()
+	env.Relay = rl
+	p := newPerson(t, sess.Browser, env)
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	screen := &signalWriter{want: "Waiting up to", ready: make(chan struct{})}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptm.Read(buf)
+			screen.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	h := connect.New(connect.Options{Operator: operator.New(tty, tty, 2*time.Minute), Out: tty})
+	sel, err := runner.ParseSelection([]string{"context/theme-change-notifies"}, nil, nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan report.HostRun, 1)
+	go func() {
+		hr, err := runner.Run(context.Background(), h, runner.Options{Env: env, Selection: sel, Stall: 3 * time.Minute, Logf: t.Logf})
+		if err != nil {
+			t.Errorf("run: %v", err)
+		}
+		done <- hr
+	}()
+	<-screen.ready
+	if err := p.askForTheSuite(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	waitFor := func(s string) {
+		for !strings.Contains(screen.String(), s) {
+			if time.Since(start) > 60*time.Second {
+				t.Fatalf("the terminal never showed %q (the 2-minute prompt was not withdrawn?):\n%s", s, screen.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	waitFor("stopped: the check ended before an answer")
+	// The check's cleanup then asks to switch the theme back; that
+	// request the suite does wait for, so it is asked. The person cannot.
+	waitFor("[operator 2 · toggleTheme] Switch the host to its light theme")
+	ptm.WriteString("n\r")
+	var hr report.HostRun
+	select {
+	case hr = <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the run did not end:\n%s", screen.String())
+	}
+	if len(hr.Cases) != 1 || hr.Cases[0].Status != protocol.StatusTimeout {
+		t.Errorf("cases: %+v", hr.Cases)
+	}
+}

@@ -148,6 +148,14 @@ type CapabilitySet interface {
 	Supports(k protocol.Kind) bool
 }
 
+// ProvideHinter is implemented by a host that knows better than the
+// generic table (env profile variable, Go interface) what would give it a
+// capability it lacks: its answer ends the SKIP reason, after "to make it
+// judgeable: ". An empty answer falls back to the table.
+type ProvideHinter interface {
+	HowToProvide(k protocol.Kind) string
+}
+
 // Capability interfaces, one per protocol.Kind. A returned error is a
 // harness fault (the check is reported ERROR); a host-side "no" is a Result
 // with OK false.

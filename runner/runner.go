@@ -398,7 +398,7 @@ func (d *driver) phase(ids []string, retry bool) error {
 		}
 		if p.Request != nil && p.Request.Seq > lastSeq {
 			lastSeq = p.Request.Seq
-			res := explainUnsupported(p.Request.Kind, d.dispatch(*p.Request))
+			res := explainUnsupported(d.h, p.Request.Kind, d.dispatch(*p.Request))
 			np, err := answer(d.ctx, d.sb, p.Request.Seq, res, d.o.PollWait)
 			if err != nil {
 				if d.ctx.Err() != nil {

@@ -3,6 +3,7 @@ package runner
 import (
 	"strings"
 
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -57,6 +58,10 @@ func HowToProvide(k protocol.Kind) string {
 // "unsupported: <kind>", which the reports' reason code
 // (unsupported:<kind>) is read from.
 func UnsupportedReason(k protocol.Kind, driverSaid string) string {
+	return unsupportedReason(k, driverSaid, HowToProvide(k))
+}
+
+func unsupportedReason(k protocol.Kind, driverSaid, how string) string {
 	head := "unsupported: " + string(k)
 	why := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(driverSaid), head))
 	if strings.HasPrefix(why, "(") && strings.HasSuffix(why, ")") {
@@ -68,14 +73,22 @@ func UnsupportedReason(k protocol.Kind, driverSaid string) string {
 	if why == "" {
 		why = "the host driver does not offer it"
 	}
-	return head + " (" + why + "; " + judgeable + HowToProvide(k) + ")"
+	return head + " (" + why + "; " + judgeable + how + ")"
 }
 
 // explainUnsupported words an unsupported answer's error with
-// UnsupportedReason; other answers pass through.
-func explainUnsupported(k protocol.Kind, res protocol.Result) protocol.Result {
-	if res.Unsupported {
-		res.Error = UnsupportedReason(k, res.Error)
+// UnsupportedReason, or with h's own hint when it is a
+// hosts.ProvideHinter; other answers pass through.
+func explainUnsupported(h hosts.Host, k protocol.Kind, res protocol.Result) protocol.Result {
+	if !res.Unsupported {
+		return res
 	}
+	how := HowToProvide(k)
+	if ph, ok := h.(hosts.ProvideHinter); ok {
+		if s := ph.HowToProvide(k); s != "" {
+			how = s
+		}
+	}
+	res.Error = unsupportedReason(k, res.Error, how)
 	return res
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 )
@@ -45,7 +46,30 @@ func TestUnsupportedReasonForEveryKind(t *testing.T) {
 		t.Errorf("driver detail:\n got %q\nwant %q", got, want)
 	}
 	// Only unsupported answers are reworded.
-	if r := explainUnsupported(protocol.KindOpenTool, protocol.Result{OK: false, Error: "no View appeared"}); r.Error != "no View appeared" {
+	if r := explainUnsupported(nil, protocol.KindOpenTool, protocol.Result{OK: false, Error: "no View appeared"}); r.Error != "no View appeared" {
 		t.Errorf("a plain failure was reworded: %q", r.Error)
+	}
+}
+
+// hintingHost words its own way to provide a capability, for one kind.
+type hintingHost struct{ hosts.Host }
+
+func (hintingHost) HowToProvide(k protocol.Kind) string {
+	if k == protocol.KindToggleTheme {
+		return "run with --operator"
+	}
+	return ""
+}
+
+// A host's own hint replaces the generic table's; an empty hint keeps it.
+func TestUnsupportedReasonTakesTheHostsHint(t *testing.T) {
+	var h hintingHost
+	r := explainUnsupported(h, protocol.KindToggleTheme, protocol.Unsupported(protocol.KindToggleTheme))
+	if want := "unsupported: toggleTheme (the host driver does not offer it; to make it judgeable: run with --operator)"; r.Error != want {
+		t.Errorf("with the host's hint:\n got %q\nwant %q", r.Error, want)
+	}
+	r = explainUnsupported(h, protocol.KindOpenTool, protocol.Unsupported(protocol.KindOpenTool))
+	if want := UnsupportedReason(protocol.KindOpenTool, ""); r.Error != want {
+		t.Errorf("without one:\n got %q\nwant %q", r.Error, want)
 	}
 }

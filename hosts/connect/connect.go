@@ -63,6 +63,19 @@ func (h *Host) NeedsBrowser() bool { return false }
 // Supports reports whether the operator can perform k: never without one.
 func (h *Host) Supports(k protocol.Kind) bool { return h.o.Operator != nil && operator.Supports(k) }
 
+// HowToProvide ends the SKIP reason of a capability the connected host
+// lacks: the generic table speaks of env profiles and Go drivers, which do
+// not apply to a host nobody drives.
+func (h *Host) HowToProvide(k protocol.Kind) string {
+	if operator.Supports(k) {
+		if h.o.Operator == nil {
+			return "run with --operator at a terminal, and perform it in the host when asked"
+		}
+		return ""
+	}
+	return "no person at a terminal can perform it for --host connect; a host driven in a browser (a built-in driver or an env profile) can"
+}
+
 // ErrNoRelay is Setup's error in a run that offers no relay SuiteBridge.
 var ErrNoRelay = errors.New("--host connect reaches the suite only through the relay SuiteBridge (the View's tools/call to the fixture server), and this run offers none")
 

@@ -223,8 +223,11 @@ func TestWithoutOperatorOnlyChecksThatNeedNothingAreJudged(t *testing.T) {
 			t.Errorf("%s: %s, want %s", id, got, st)
 		}
 	}
-	if c := caseOf(hr, "a/click"); !strings.Contains(c.Message, "unsupported: clickTrigger") {
-		t.Errorf("the skip does not name the capability: %q", c.Message)
+	if c := caseOf(hr, "a/click"); !strings.Contains(c.Message, "unsupported: clickTrigger") || !strings.Contains(c.Message, "to make it judgeable: run with --operator") {
+		t.Errorf("the skip does not name the capability and --operator: %q", c.Message)
+	}
+	if c := caseOf(hr, "a/model-tools"); !strings.Contains(c.Message, "no person at a terminal can perform it") || strings.Contains(c.Message, "MCPCONFORM_<PROFILE>") {
+		t.Errorf("the model-tools skip should say no operator can provide it, not name a profile variable: %q", c.Message)
 	}
 	for _, s := range []string{"Streamable HTTP", "\n       https://mcp.example.com/mcp\n", "a second server, https://mcp.example.com/mcp/second", `"Call the conformance_suite tool with any nonce."`, "Without --operator", "Waiting up to 5s (--app-timeout)", "The suite connected through the relay"} {
 		if !strings.Contains(out.String(), s) {

@@ -477,3 +477,58 @@ func TestResolveAndPollSavesAPollPerRequest(t *testing.T) {
 		}
 	}
 }
+
+// relayedFake is a fakeSuite that says it is the relay's, and records the
+// poll waits it was given.
+type relayedFake struct {
+	*fakeSuite
+	waits []time.Duration
+}
+
+func (r *relayedFake) Relayed() bool { return true }
+func (r *relayedFake) Poll(ctx context.Context, wait time.Duration) (protocol.Poll, error) {
+	r.waits = append(r.waits, wait)
+	return r.fakeSuite.Poll(ctx, wait)
+}
+
+// Under --bridge relay the capabilities that reach into a View's frame are
+// declined (the check skips) without calling the host; the others are
+// dispatched as usual. Over a relayed bridge polls wait RelayPollWait.
+func TestRelayDeclinesFrameCapabilities(t *testing.T) {
+	f := newFake(map[string][]protocol.Request{
+		"a/click":   {{Kind: protocol.KindClickTrigger}},
+		"a/inspect": {{Kind: protocol.KindInspectFrame}},
+	}, "a/click", "a/inspect")
+	h := &fakeHost{}
+	rf := &relayedFake{fakeSuite: f}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	o := Options{Env: hosts.Env{Bridge: hosts.BridgeRelay}}
+	hr, err := Drive(ctx, rf, h, o, report.HostRun{Host: h.Name()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.clicks != 0 {
+		t.Errorf("clickTrigger reached the host %d times under --bridge relay", h.clicks)
+	}
+	if st := statuses(hr); st["a/click"] != protocol.StatusSkip || st["a/inspect"] != protocol.StatusSkip {
+		t.Errorf("statuses %v, want both SKIP", st)
+	}
+	if a := f.answers["a/click"]; len(a) != 1 || !a[0].Unsupported || !strings.Contains(a[0].Error, "--bridge relay") {
+		t.Errorf("the declined answer %+v does not say why", a)
+	}
+	if len(rf.waits) == 0 {
+		t.Error("the relayed bridge was never polled")
+	}
+	for _, w := range rf.waits {
+		if w < RelayPollWait {
+			t.Errorf("a relayed poll waited %s, less than %s", w, RelayPollWait)
+		}
+	}
+
+	// The same bridge under the evaluate bridge's run dispatches the click.
+	f2 := newFake(map[string][]protocol.Request{"a/click": {{Kind: protocol.KindClickTrigger}}}, "a/click")
+	if _, err := drive(t, f2, h, Options{}); err != nil || h.clicks != 1 {
+		t.Errorf("evaluate run: %v, %d clicks", err, h.clicks)
+	}
+}

@@ -211,3 +211,17 @@ func TestAwaitNamesServerTools(t *testing.T) {
 		t.Fatalf("Await with no View: %v", err)
 	}
 }
+
+// A host that tears the suite's View down and renders it again (the
+// rerender-once variation): the first View says bye on its teardown, the
+// fresh one binds at once, and the run over the relay gives the evaluate
+// bridge's verdicts.
+func TestRelayRemountedView(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: two full runs")
+	}
+	v := reference.VariationSet{"rerender-once": true}
+	start := time.Now()
+	compareBridges(t, func() hosts.Host { return reference.NewWith(nil, v) }, 30*time.Second, 6*time.Minute)
+	t.Logf("both runs in %s", time.Since(start).Round(time.Millisecond))
+}

@@ -440,7 +440,7 @@ var RelayDeclined = []protocol.Kind{protocol.KindClickTrigger, protocol.KindInsp
 func (d *driver) dispatch(req protocol.Request) protocol.Result {
 	if d.o.Env.Bridge == hosts.BridgeRelay && slices.Contains(RelayDeclined, req.Kind) {
 		r := protocol.Unsupported(req.Kind)
-		r.Error += " (under --bridge relay the runner does not reach into the View's frame)"
+		r.Error += " (under --bridge relay the runner does not reach into the View's frame; " + judgeable + "run with --bridge evaluate, the default, where the frame is reachable)"
 		return r
 	}
 	return hosts.Dispatch(d.ctx, d.h, req)

@@ -514,8 +514,8 @@ func TestRelayDeclinesFrameCapabilities(t *testing.T) {
 	if st := statuses(hr); st["a/click"] != protocol.StatusSkip || st["a/inspect"] != protocol.StatusSkip {
 		t.Errorf("statuses %v, want both SKIP", st)
 	}
-	if a := f.answers["a/click"]; len(a) != 1 || !a[0].Unsupported || !strings.Contains(a[0].Error, "--bridge relay") {
-		t.Errorf("the declined answer %+v does not say why", a)
+	if a := f.answers["a/click"]; len(a) != 1 || !a[0].Unsupported || !strings.Contains(a[0].Error, "--bridge relay") || !strings.Contains(a[0].Error, "to make it judgeable: run with --bridge evaluate") || strings.Contains(a[0].Error, "MCPCONFORM_<PROFILE>") {
+		t.Errorf("the declined answer %+v does not say why, and that --bridge evaluate (not a profile variable) would judge it", a)
 	}
 	if len(rf.waits) == 0 {
 		t.Error("the relayed bridge was never polled")

@@ -8,8 +8,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -203,7 +206,8 @@ func TestStartAndReady(t *testing.T) {
 	}
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "child.pid")
-	newHost := func(t *testing.T, start, ready string, timeout string) (*Host, *[]string) {
+	// The log is written by START's output reader while the test reads it.
+	newHost := func(t *testing.T, start, ready string, timeout string) (*Host, func() []string) {
 		t.Helper()
 		v := with(good(), "MCPCONFORM_DEMO_START", start, "MCPCONFORM_DEMO_READY", ready, "MCPCONFORM_DEMO_START_TIMEOUT", timeout)
 		hh, err := Lookup("demo", envconfig.MapLookuper(v))
@@ -211,12 +215,21 @@ func TestStartAndReady(t *testing.T) {
 			t.Fatal(err)
 		}
 		h, _ := Unwrap(hh)
-		var log []string
+		var (
+			mu  sync.Mutex
+			log []string
+		)
 		h.logf = func(f string, a ...any) {
+			mu.Lock()
+			defer mu.Unlock()
 			log = append(log, strings.TrimSpace(strings.ReplaceAll(fmtS(f, a...), "\n", " ")))
 		}
 		h.vars = map[string]string{PhServer: "http://127.0.0.1:9/mcp?token=SECRET", PhPort: "4711", PhNonce: "n"}
-		return h, &log
+		return h, func() []string {
+			mu.Lock()
+			defer mu.Unlock()
+			return slices.Clone(log)
+		}
 	}
 
 	t.Run("line", func(t *testing.T) {
@@ -232,7 +245,7 @@ func TestStartAndReady(t *testing.T) {
 		if syscall.Kill(child, 0) != nil {
 			t.Fatalf("the background child %d is not running", child)
 		}
-		joined := strings.Join(*log, "\n")
+		joined := strings.Join(log(), "\n")
 		if !strings.Contains(joined, "demo start: serving http://127.0.0.1:9/mcp?… on 4711") || strings.Contains(joined, "SECRET") || strings.Contains(joined, "sleep 300") {
 			t.Errorf("the log (query strings hidden):\n%s", joined)
 		}
@@ -249,9 +262,9 @@ func TestStartAndReady(t *testing.T) {
 	})
 
 	t.Run("url", func(t *testing.T) {
-		up := false
+		var up atomic.Bool
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !up {
+			if !up.Load() {
 				w.WriteHeader(http.StatusServiceUnavailable)
 				return
 			}
@@ -259,7 +272,7 @@ func TestStartAndReady(t *testing.T) {
 		}))
 		defer srv.Close()
 		h, _ := newHost(t, "sleep 300", srv.URL+"/ready", "20s")
-		time.AfterFunc(600*time.Millisecond, func() { up = true })
+		time.AfterFunc(600*time.Millisecond, func() { up.Store(true) })
 		t0 := time.Now()
 		if err := h.startCommand(context.Background()); err != nil {
 			t.Fatal(err)

@@ -192,6 +192,11 @@ func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Res
 	// <object> in it never loads).
 	if el, err := h.SuiteFrameElement(); err == nil {
 		el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
+	} else {
+		// No bridge into the frame (--bridge relay): the suite's View is
+		// the first app card, the one Setup opened; scrolling the host
+		// page reaches into no View.
+		h.Page.Locator(`iframe[data-testid="app-frame"]`).First().ScrollIntoViewIfNeeded(playwright.LocatorScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
 	}
 	if err := h.callFromPicker(req.Tool, args); err != nil {
 		return protocol.Result{OK: false, Error: "the tool picker could not call " + req.Tool + ": " + browserhost.FirstLine(err)}, nil

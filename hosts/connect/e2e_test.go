@@ -66,13 +66,35 @@ func connectEnv(t *testing.T) (hosts.Env, *connecttest.Person) {
 	return env, connecttest.NewPerson(t, sess.Browser, env.ServerURL, env.SecondServerURL)
 }
 
-// operatorTerminal is the operator's pseudo-terminal; its waits allow for
-// a run that takes a while to print its instructions.
-func operatorTerminal(t *testing.T) *ptytest.Terminal {
+type ran struct {
+	hr  report.HostRun
+	err error
+}
+
+// operatorRun starts, in the background, a connect run of the checks
+// matching pattern with an operator (prompts of the given limit) on a
+// pseudo-terminal, and has the person ask for the suite once the run has
+// printed its instructions.
+func operatorRun(t *testing.T, pattern string, prompt time.Duration) (*connecttest.Person, *ptytest.Terminal, <-chan ran) {
 	t.Helper()
+	env, p := connectEnv(t)
 	tm := ptytest.Open(t)
-	tm.Timeout = 2 * time.Minute
-	return tm
+	tm.Timeout = 2 * time.Minute // the run takes a while to print its instructions
+	h := connect.New(connect.Options{Operator: operator.New(tm.TTY, tm.TTY, prompt), Out: tm.TTY})
+	sel, err := runner.ParseSelection([]string{pattern}, nil, nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan ran, 1)
+	go func() {
+		hr, err := runner.Run(context.Background(), h, runner.Options{Env: env, Selection: sel, Stall: 3 * time.Minute, Logf: t.Logf})
+		done <- ran{hr, err}
+	}()
+	tm.WaitFor("Waiting up to", 0)
+	if err := p.AskForTheSuite(); err != nil {
+		t.Fatal(err)
+	}
+	return p, tm, done
 }
 
 // The reference host, opened in Chromium by the "person" (not by the
@@ -135,26 +157,7 @@ func TestConnectTestsAHostItNeverTouches(t *testing.T) {
 // View's trigger, the person does (in their own browser) and presses
 // Enter, and the check that needs the click passes.
 func TestConnectOperatorClicksTheTrigger(t *testing.T) {
-	env, p := connectEnv(t)
-	tm := operatorTerminal(t)
-	h := connect.New(connect.Options{Operator: operator.New(tm.TTY, tm.TTY, 30*time.Second), Out: tm.TTY})
-	sel, err := runner.ParseSelection([]string{"messages/*"}, nil, nil, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type ran struct {
-		hr  report.HostRun
-		err error
-	}
-	done := make(chan ran, 1)
-	go func() {
-		hr, err := runner.Run(context.Background(), h, runner.Options{Env: env, Selection: sel, Stall: 2 * time.Minute, Logf: t.Logf})
-		done <- ran{hr, err}
-	}()
-	tm.WaitFor("Waiting up to", 0)
-	if err := p.AskForTheSuite(); err != nil {
-		t.Fatal(err)
-	}
+	p, tm, done := operatorRun(t, "messages/*", 30*time.Second)
 	// Answer every prompt the way a person would: click the trigger when
 	// asked, confirm seeing the conversation's marker when it is there.
 	clicks := 0
@@ -216,25 +219,7 @@ func TestConnectOperatorClicksTheTrigger(t *testing.T) {
 // "no answer". The check's cleanup (switch the theme back) is then asked,
 // since the suite waits for that one.
 func TestConnectWithdrawsAPromptWhenTheCheckGivesUp(t *testing.T) {
-	env, p := connectEnv(t)
-	tm := operatorTerminal(t)
-	h := connect.New(connect.Options{Operator: operator.New(tm.TTY, tm.TTY, 2*time.Minute), Out: tm.TTY})
-	sel, err := runner.ParseSelection([]string{"context/theme-change-notifies"}, nil, nil, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan report.HostRun, 1)
-	go func() {
-		hr, err := runner.Run(context.Background(), h, runner.Options{Env: env, Selection: sel, Stall: 3 * time.Minute, Logf: t.Logf})
-		if err != nil {
-			t.Errorf("run: %v", err)
-		}
-		done <- hr
-	}()
-	tm.WaitFor("Waiting up to", 0)
-	if err := p.AskForTheSuite(); err != nil {
-		t.Fatal(err)
-	}
+	_, tm, done := operatorRun(t, "context/theme-change-notifies", 2*time.Minute)
 	// Well before the prompt's 2 minutes, it is withdrawn.
 	tm.Timeout = 60 * time.Second
 	tm.WaitFor("stopped: the check ended before an answer", 0)
@@ -244,7 +229,11 @@ func TestConnectWithdrawsAPromptWhenTheCheckGivesUp(t *testing.T) {
 	tm.Type("n\r")
 	var hr report.HostRun
 	select {
-	case hr = <-done:
+	case r := <-done:
+		if r.err != nil {
+			t.Errorf("run: %v", r.err)
+		}
+		hr = r.hr
 	case <-time.After(30 * time.Second):
 		t.Fatalf("the run did not end:\n%s", tm.Screen())
 	}

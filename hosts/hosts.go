@@ -148,6 +148,14 @@ type CapabilitySet interface {
 	Supports(k protocol.Kind) bool
 }
 
+// Performer is a CapabilitySet whose supported capabilities all go through
+// one method (a person asked, say): Perform is called for every kind
+// Supports allows, in place of the per-kind methods below.
+type Performer interface {
+	CapabilitySet
+	Perform(ctx context.Context, req protocol.Request) (protocol.Result, error)
+}
+
 // ProvideHinter is implemented by a host that knows better than the
 // generic table (env profile variable, Go interface) what would give it a
 // capability it lacks: its answer ends the SKIP reason, after "to make it
@@ -233,6 +241,9 @@ type capFunc func(context.Context, protocol.Request) (protocol.Result, error)
 func method(h Host, k protocol.Kind) capFunc {
 	if cs, ok := h.(CapabilitySet); ok && !cs.Supports(k) {
 		return nil
+	}
+	if p, ok := h.(Performer); ok {
+		return p.Perform
 	}
 	switch k {
 	case protocol.KindClickTrigger:

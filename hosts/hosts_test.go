@@ -69,6 +69,32 @@ func TestCapabilitySetIsConsultedFirst(t *testing.T) {
 	}
 }
 
+// performer takes every kind live says through Perform.
+type performer struct{ fake }
+
+func (p *performer) Perform(_ context.Context, req protocol.Request) (protocol.Result, error) {
+	p.called = append(p.called, req.Kind)
+	return protocol.Result{OK: true}, nil
+}
+
+// A Performer has exactly the kinds its CapabilitySet allows, each served
+// by Perform, even where it has no per-kind method.
+func TestAPerformerServesWhatItSupports(t *testing.T) {
+	p := &performer{fake{live: map[protocol.Kind]bool{protocol.KindCloseView: true, protocol.KindClickTrigger: true}}}
+	if got := Capabilities(p); !reflect.DeepEqual(got, []protocol.Kind{protocol.KindClickTrigger, protocol.KindCloseView}) {
+		t.Errorf("Capabilities %v", got)
+	}
+	if r := Dispatch(context.Background(), p, protocol.Request{Kind: protocol.KindCloseView, Marker: "M"}); !r.OK {
+		t.Errorf("dispatching a supported kind: %+v", r)
+	}
+	if r := Dispatch(context.Background(), p, protocol.Request{Kind: protocol.KindReadConsole, Pattern: "x"}); !r.Unsupported {
+		t.Errorf("dispatching a kind it does not support: %+v", r)
+	}
+	if !reflect.DeepEqual(p.called, []protocol.Kind{protocol.KindCloseView}) {
+		t.Errorf("Perform called for %v", p.called)
+	}
+}
+
 type loginFake struct{ fake }
 
 func (loginFake) LoginProfile(func(string) string) (Login, error) { return Login{}, nil }

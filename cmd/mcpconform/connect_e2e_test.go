@@ -1,22 +1,15 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-	"github.com/mxschmitt/playwright-go"
-
-	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/connecttest"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
-	"github.com/mcpconform/mcpconform/internal/operator"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -31,67 +24,25 @@ import (
 func TestConnectOperatorWholeLoopOnAPseudoTerminal(t *testing.T) {
 	e2etest.Require(t)
 	b, _ := e2etest.Parts(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	publicURL := "http://" + addr + "/mcp"
 	junitPath, marker := filepath.Join(t.TempDir(), "junit.xml"), newMarker()
-	cmd := exec.Command(binary(t), "run", "--host", "connect", "--operator", "--operator-timeout", "3s",
-		"--public-url", publicURL, "--listen", addr, "--junit", junitPath, "--evidence-dir", "",
+	r := startConnectRun(t, marker, "--operator", "--operator-timeout", "3s", "--junit", junitPath, "--evidence-dir", "",
 		"--run", "context/theme-change-notifies", "--run", "messages/add-to-conversation", "--run", "links/open-link")
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "MCPCONFORM_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, marker)
-	ptm, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptm.Close()
-	defer cmd.Process.Kill()
-	screen := &ptyScreen{}
-	go bufferCopy(screen, ptm)
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	screen, publicURL := r.tm, r.publicURL
 
 	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(screen.String(), "Waiting up to") {
+	for !strings.Contains(screen.Screen(), "Waiting up to") {
 		if time.Now().After(deadline) {
-			t.Fatalf("no instructions:\n%s", screen.String())
+			t.Fatalf("no instructions:\n%s", screen.Screen())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if !strings.Contains(screen.String(), publicURL) {
-		t.Fatalf("the instructions do not give %s:\n%s", publicURL, screen.String())
+	if !strings.Contains(screen.Screen(), publicURL) {
+		t.Fatalf("the instructions do not give %s:\n%s", publicURL, screen.Screen())
 	}
 
 	// The person: a host connected to the URL printed.
-	srv, err := reference.NewServer(context.Background(), reference.ServerOptions{MCPServers: []string{publicURL, publicURL + "/second"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	bctx, err := b.NewContext(playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bctx.Close()
-	page, err := bctx.NewPage()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := page.Goto(srv.HostURL + "/"); err != nil {
-		t.Fatal(err)
-	}
-	if err := page.Locator(`[data-testid="composer"]`).Fill(reference.Prompt); err != nil {
-		t.Fatal(err)
-	}
-	if err := page.Locator(`[data-testid="send"]`).Click(); err != nil {
+	p := connecttest.NewPerson(t, b, publicURL, publicURL+"/second")
+	if err := p.AskForTheSuite(); err != nil {
 		t.Fatal(err)
 	}
 
@@ -99,7 +50,7 @@ func TestConnectOperatorWholeLoopOnAPseudoTerminal(t *testing.T) {
 	var code int
 	for done := false; !done; {
 		select {
-		case err := <-exited:
+		case err := <-r.exited:
 			var ee *exec.ExitError
 			if errors.As(err, &ee) {
 				code = ee.ExitCode()
@@ -109,50 +60,45 @@ func TestConnectOperatorWholeLoopOnAPseudoTerminal(t *testing.T) {
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline.Add(3 * time.Minute)) {
-			t.Fatalf("the run never ended:\n%s", screen.String())
+			t.Fatalf("the run never ended:\n%s", screen.Screen())
 		}
-		prompts := strings.Split(screen.String(), "[operator ")
-		if len(prompts)-1 <= seen || !strings.Contains(prompts[len(prompts)-1], "> ") {
+		last, n, ok := connecttest.NewPrompt(screen.Screen(), seen)
+		if !ok {
 			continue
 		}
-		seen = len(prompts) - 1
-		last := prompts[len(prompts)-1]
+		seen = n
 		switch {
 		case confirmed > 0:
 			// The check after the answered ones: Ctrl-C at its prompt.
-			ptm.Write([]byte{3})
+			screen.Type("\x03")
 			interrupted = true
 		case strings.Contains(last, "· toggleTheme]"):
 			unanswered++ // let it time out
 		case strings.Contains(last, "· clickTrigger]"):
-			err := page.FrameLocator(`iframe[data-testid="app-frame"]`).FrameLocator("iframe").
-				GetByText(operator.TriggerLabel).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(10000)})
-			if err != nil {
+			if err := p.ClickTrigger(); err != nil {
 				t.Errorf("clicking the trigger: %v", err)
 			}
 			clicked++
-			ptm.WriteString("\r")
+			screen.Type("\r")
 		case strings.Contains(last, "· conversationContains]"):
-			i, j := strings.Index(last, `show "`), strings.Index(last, `"?`)
-			m := last[i+len(`show "`) : j]
-			if err := page.Locator(`[data-testid="conversation"]`).Filter(playwright.LocatorFilterOptions{HasText: m}).
-				WaitFor(playwright.LocatorWaitForOptions{Timeout: playwright.Float(10000)}); err != nil {
+			m := connecttest.Marker(last)
+			if err := p.LooksForMarker(m); err != nil {
 				t.Errorf("the marker %q never appeared in the conversation: %v", m, err)
 			}
 			confirmed++
-			ptm.WriteString("y\r")
+			screen.Type("y\r")
 		default:
-			ptm.WriteString("n\r")
+			screen.Type("n\r")
 		}
 	}
 	if !interrupted || code != ExitSIGINT {
-		t.Fatalf("exit %d (Ctrl-C sent: %v), want %d; clicked %d, confirmed %d, unanswered %d:\n%s", code, interrupted, ExitSIGINT, clicked, confirmed, unanswered, screen.String())
+		t.Fatalf("exit %d (Ctrl-C sent: %v), want %d; clicked %d, confirmed %d, unanswered %d:\n%s", code, interrupted, ExitSIGINT, clicked, confirmed, unanswered, screen.Screen())
 	}
 	if clicked == 0 || unanswered == 0 {
 		t.Errorf("clicked %d, unanswered %d: the selection did not ask what it should", clicked, unanswered)
 	}
 	for _, s := range []string{`click the button labelled "Conformance trigger"`, "no answer within 3s: recorded as failed", "stopped:"} {
-		if !strings.Contains(screen.String(), s) {
+		if !strings.Contains(screen.Screen(), s) {
 			t.Errorf("the terminal never showed %q", s)
 		}
 	}

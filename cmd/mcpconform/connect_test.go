@@ -11,14 +11,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/mcpconform/mcpconform/hosts/connect"
+	"github.com/mcpconform/mcpconform/internal/ptytest"
 )
 
 // runWithStdin runs the CLI in this process with a clean MCPCONFORM_*
@@ -96,22 +95,46 @@ func TestServeVariablesDoNotBreakOtherHosts(t *testing.T) {
 	}
 }
 
-// ptyScreen collects what the process writes to its terminal.
-type ptyScreen struct {
-	mu sync.Mutex
-	b  strings.Builder
+// cleanEnviron is this process's environment without its MCPCONFORM_*
+// variables, plus extra.
+func cleanEnviron(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "MCPCONFORM_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, extra...)
 }
 
-func (s *ptyScreen) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
+// connectRun is the built binary's `run --host connect` on a
+// pseudo-terminal, serving the fixtures at a fixed public URL (as a person
+// registers it once in a desktop host).
+type connectRun struct {
+	cmd       *exec.Cmd
+	tm        *ptytest.Terminal
+	exited    chan error // cmd.Wait's error
+	publicURL string
 }
 
-func (s *ptyScreen) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+// startConnectRun starts `run --host connect args… --public-url … --listen …`
+// with a clean environment plus marker; it is killed when the test ends.
+func startConnectRun(t *testing.T, marker string, args ...string) *connectRun {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	r := &connectRun{publicURL: "http://" + addr + "/mcp", exited: make(chan error, 1)}
+	args = append([]string{"run", "--host", "connect"}, args...)
+	r.cmd = exec.Command(binary(t), append(args, "--public-url", r.publicURL, "--listen", addr)...)
+	r.cmd.Env = cleanEnviron(marker)
+	r.tm = ptytest.Start(t, r.cmd)
+	t.Cleanup(func() { r.cmd.Process.Kill() })
+	go func() { r.exited <- r.cmd.Wait() }()
+	return r
 }
 
 // `run --host connect --operator` on a pseudo-terminal: accepted (standard
@@ -121,55 +144,31 @@ func (s *ptyScreen) String() string {
 // report is written and well formed.
 func TestConnectOperatorOnAPseudoTerminal(t *testing.T) {
 	junitPath, marker := filepath.Join(t.TempDir(), "junit.xml"), newMarker()
-	// A fixed URL, as a person registers it once in a desktop host.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	publicURL := "http://" + addr + "/mcp"
-	cmd := exec.Command(binary(t), "run", "--host", "connect", "--operator", "--junit", junitPath, "--evidence-dir", "", "--run", "lifecycle/*",
-		"--public-url", publicURL, "--listen", addr)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "MCPCONFORM_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, marker)
-	ptm, err := pty.Start(cmd)
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptm.Close()
-	screen := &ptyScreen{}
-	copied := make(chan struct{})
-	go func() { defer close(copied); bufferCopy(screen, ptm) }()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	r := startConnectRun(t, marker, "--operator", "--junit", junitPath, "--evidence-dir", "", "--run", "lifecycle/*")
+	screen, exited, publicURL := r.tm, r.exited, r.publicURL
 
 	waitScreen := func(want string) bool {
 		deadline := time.After(60 * time.Second)
-		for !strings.Contains(screen.String(), want) {
+		for !strings.Contains(screen.Screen(), want) {
 			select {
 			case err := <-exited:
 				exited <- err
 				// All the process wrote is read once the copy ends.
 				select {
-				case <-copied:
+				case <-screen.Done():
 				case <-time.After(5 * time.Second):
 				}
-				return strings.Contains(screen.String(), want)
+				return strings.Contains(screen.Screen(), want)
 			case <-deadline:
-				t.Fatalf("the terminal never showed %q:\n%s", want, screen.String())
+				t.Fatalf("the terminal never showed %q:\n%s", want, screen.Screen())
 			case <-time.After(20 * time.Millisecond):
 			}
 		}
 		return true
 	}
 	if !waitScreen("--host connect: mcpconform drives no host") {
-		if !strings.Contains(screen.String(), "this run offers none") {
-			t.Fatalf("the run ended without instructions:\n%s", screen.String())
+		if !strings.Contains(screen.Screen(), "this run offers none") {
+			t.Fatalf("the run ended without instructions:\n%s", screen.Screen())
 		}
 		// This build has no relay SuiteBridge yet (hosts.Env.Relay unset):
 		// the run ends at once as an infrastructure failure, reports
@@ -177,18 +176,18 @@ func TestConnectOperatorOnAPseudoTerminal(t *testing.T) {
 		err := <-exited
 		var ee *exec.ExitError
 		if !errors.As(err, &ee) || ee.ExitCode() != ExitInfra {
-			t.Fatalf("exit %v, want %d:\n%s", err, ExitInfra, screen.String())
+			t.Fatalf("exit %v, want %d:\n%s", err, ExitInfra, screen.Screen())
 		}
-		if strings.Contains(screen.String(), "standard input is not one") {
-			t.Fatalf("--operator was refused on a terminal:\n%s", screen.String())
+		if strings.Contains(screen.Screen(), "standard input is not one") {
+			t.Fatalf("--operator was refused on a terminal:\n%s", screen.Screen())
 		}
 		checkJUnit(t, junitPath, "")
 		t.Skip("this build offers no relay SuiteBridge (hosts.Env.Relay unset): the instructions and Ctrl-C while waiting for the suite are not tested; --operator was accepted on the terminal and the reports were written")
 	}
 	waitScreen("--operator: checks that need something done in the host will ask you here")
 	for _, s := range []string{"Streamable HTTP", "       " + publicURL + "\r\n", "conformance_suite"} {
-		if !strings.Contains(screen.String(), s) {
-			t.Errorf("the instructions lack %q:\n%s", s, screen.String())
+		if !strings.Contains(screen.Screen(), s) {
+			t.Errorf("the instructions lack %q:\n%s", s, screen.Screen())
 		}
 	}
 	var code int
@@ -208,21 +207,21 @@ func TestConnectOperatorOnAPseudoTerminal(t *testing.T) {
 		}
 	}
 	sent := time.Now()
-	if _, err := ptm.Write([]byte{3}); err != nil { // Ctrl-C
+	if _, err := screen.Person.Write([]byte{3}); err != nil { // Ctrl-C
 		t.Fatal(err)
 	}
 	select {
 	case err = <-exited:
 	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("Ctrl-C did not stop the run:\n%s", screen.String())
+		r.cmd.Process.Kill()
+		t.Fatalf("Ctrl-C did not stop the run:\n%s", screen.Screen())
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	}
 	if code != ExitSIGINT {
-		t.Fatalf("exit %v, want %d:\n%s", err, ExitSIGINT, screen.String())
+		t.Fatalf("exit %v, want %d:\n%s", err, ExitSIGINT, screen.Screen())
 	}
 	if d := time.Since(sent); d > 15*time.Second {
 		t.Errorf("took %s to stop after Ctrl-C", d)
@@ -250,17 +249,4 @@ func checkJUnit(t *testing.T, path, want string) junit.Testsuites {
 		t.Errorf("the JUnit report lacks %q:\n%.1500s", want, b)
 	}
 	return s
-}
-
-func bufferCopy(dst *ptyScreen, src *os.File) {
-	buf := make([]byte, 4096)
-	for {
-		n, err := src.Read(buf)
-		if n > 0 {
-			dst.Write(buf[:n])
-		}
-		if err != nil {
-			return
-		}
-	}
 }

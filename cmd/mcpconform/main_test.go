@@ -79,13 +79,7 @@ func mcpconform(t *testing.T, env []string, args ...string) (stdout, stderr stri
 func mcpconformExec(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(binary(t), args...)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "MCPCONFORM_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "MCPCONFORM_EVIDENCE_DIR="+filepath.Join(t.TempDir(), "evidence"))
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = append(cleanEnviron("MCPCONFORM_EVIDENCE_DIR="+filepath.Join(t.TempDir(), "evidence")), env...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

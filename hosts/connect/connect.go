@@ -43,9 +43,9 @@ type Options struct {
 	Out io.Writer
 }
 
-// Host is the connect host. Its capability methods are those a person can
-// perform; Supports (hosts.CapabilitySet) says they count only with an
-// operator.
+// Host is the connect host. Its capabilities are those a person can
+// perform, all through Perform (hosts.Performer); Supports says they count
+// only with an operator.
 type Host struct {
 	o  Options
 	sb hosts.SuiteBridge // the suite, once Setup has it
@@ -154,13 +154,14 @@ func (h *Host) say(env hosts.Env, s string) {
 // errWithdrawn ends a prompt whose request the suite no longer waits for.
 var errWithdrawn = errors.New("the check ended before an answer (its time limit in the suite ran out)")
 
-// perform asks the operator for req. While the prompt is open, the suite
+// Perform asks the operator for req (hosts.Performer: every capability
+// Supports allows, each one prompt). While the prompt is open, the suite
 // is watched: when the check gives up on the request (its own time limit
 // ran out, or the View was reloaded), the prompt is withdrawn at once
 // rather than asking the person for something no one waits for. The
 // runner is blocked in this dispatch meanwhile, so the watch is the
-// bridge's only caller; it has ended when perform returns.
-func (h *Host) perform(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+// bridge's only caller; it has ended when Perform returns.
+func (h *Host) Perform(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if h.o.Operator == nil {
 		return protocol.Unsupported(req.Kind), nil
 	}
@@ -203,37 +204,7 @@ func watch(ctx context.Context, sb hosts.SuiteBridge, seq int, cancel context.Ca
 	}
 }
 
-// The capabilities a person can perform (operator.Kinds), each one prompt.
-
-func (h *Host) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.perform(ctx, req)
-}
-func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.perform(ctx, req)
-}
-func (h *Host) CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.perform(ctx, req)
-}
-func (h *Host) ConversationContains(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.perform(ctx, req)
-}
-func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.perform(ctx, req)
-}
-func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.perform(ctx, req)
-}
-func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	return h.perform(ctx, req)
-}
-
 var (
-	_ hosts.CapabilitySet      = (*Host)(nil)
-	_ hosts.TriggerClicker     = (*Host)(nil)
-	_ hosts.DialogConfirmer    = (*Host)(nil)
-	_ hosts.LinkChecker        = (*Host)(nil)
-	_ hosts.ConversationReader = (*Host)(nil)
-	_ hosts.ThemeToggler       = (*Host)(nil)
-	_ hosts.ToolCanceller      = (*Host)(nil)
-	_ hosts.ViewCloser         = (*Host)(nil)
+	_ hosts.Performer     = (*Host)(nil)
+	_ hosts.ProvideHinter = (*Host)(nil)
 )

@@ -4,16 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/internal/operator"
+	"github.com/mcpconform/mcpconform/internal/ptytest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -186,21 +185,41 @@ func everyKindSuite() *fakeSuite {
 	}}
 }
 
-func statuses(hr report.HostRun) map[string]protocol.Status {
-	out := map[string]protocol.Status{}
+// byID is hr's cases by check ID.
+func byID(hr report.HostRun) map[string]report.Case {
+	out := map[string]report.Case{}
 	for _, c := range hr.Cases {
-		out[c.ID] = c.Status
+		out[c.ID] = c
 	}
 	return out
 }
 
-func caseOf(hr report.HostRun, id string) report.Case {
-	for _, c := range hr.Cases {
-		if c.ID == id {
-			return c
-		}
+type ran struct {
+	hr  report.HostRun
+	err error
+}
+
+// runAsync runs h on suite in the background, as the CLI would with a
+// relay that has the suite at once.
+func runAsync(ctx context.Context, h *Host, suite *fakeSuite) <-chan ran {
+	done := make(chan ran, 1)
+	go func() {
+		hr, err := runner.Run(ctx, h, runner.Options{Env: hosts.Env{Relay: &fakeRelay{suite: suite}, ServerURL: "http://127.0.0.1:9/mcp", AppTimeout: 5 * time.Second}})
+		done <- ran{hr, err}
+	}()
+	return done
+}
+
+// await is the background run's outcome; after 20 s the test fails.
+func await(t *testing.T, done <-chan ran) ran {
+	t.Helper()
+	select {
+	case r := <-done:
+		return r
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run never ended")
 	}
-	return report.Case{}
+	return ran{}
 }
 
 // Without an operator the host has no capability: checks that need none
@@ -218,15 +237,16 @@ func TestWithoutOperatorOnlyChecksThatNeedNothingAreJudged(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]protocol.Status{"a/needs-nothing": "PASS", "a/also-nothing": "PASS", "a/click": "SKIP", "a/conversation": "SKIP", "a/theme": "SKIP", "a/model-tools": "SKIP"}
+	cases := byID(hr)
 	for id, st := range want {
-		if got := statuses(hr)[id]; got != st {
+		if got := cases[id].Status; got != st {
 			t.Errorf("%s: %s, want %s", id, got, st)
 		}
 	}
-	if c := caseOf(hr, "a/click"); !strings.Contains(c.Message, "unsupported: clickTrigger") || !strings.Contains(c.Message, "to make it judgeable: run with --operator") {
+	if c := cases["a/click"]; !strings.Contains(c.Message, "unsupported: clickTrigger") || !strings.Contains(c.Message, "to make it judgeable: run with --operator") {
 		t.Errorf("the skip does not name the capability and --operator: %q", c.Message)
 	}
-	if c := caseOf(hr, "a/model-tools"); !strings.Contains(c.Message, "no person at a terminal can perform it") || strings.Contains(c.Message, "MCPCONFORM_<PROFILE>") {
+	if c := cases["a/model-tools"]; !strings.Contains(c.Message, "no person at a terminal can perform it") || strings.Contains(c.Message, "MCPCONFORM_<PROFILE>") {
 		t.Errorf("the model-tools skip should say no operator can provide it, not name a profile variable: %q", c.Message)
 	}
 	for _, s := range []string{"Streamable HTTP", "\n       https://mcp.example.com/mcp\n", "a second server, https://mcp.example.com/mcp/second", `"Call the conformance_suite tool with any nonce."`, "Without --operator", "Waiting up to 5s (--app-timeout)", "The suite connected through the relay"} {
@@ -281,58 +301,37 @@ func TestNoSuiteWithinTheAppTimeout(t *testing.T) {
 // are asked; the answers resolve them, a timeout fails the check with the
 // reason, and what a person cannot do still skips.
 func TestOperatorOnATerminal(t *testing.T) {
-	ptm, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptm.Close()
-	defer tty.Close()
-	screen := &screenReader{f: ptm}
-	go screen.run()
-
-	op := operator.New(tty, tty, 500*time.Millisecond)
-	h := New(Options{Operator: op, Out: tty})
+	tm := ptytest.Open(t)
+	op := operator.New(tm.TTY, tm.TTY, 500*time.Millisecond)
+	h := New(Options{Operator: op, Out: tm.TTY})
 	want := []protocol.Kind{protocol.KindClickTrigger, protocol.KindConfirmDialog, protocol.KindCheckLinkOpen, protocol.KindConversationContains, protocol.KindToggleTheme, protocol.KindCancelTool, protocol.KindCloseView}
-	if got := hosts.Capabilities(h); !equalKinds(got, want) {
+	if got := hosts.Capabilities(h); !slices.Equal(got, want) {
 		t.Fatalf("capabilities with an operator: %v, want %v", got, want)
 	}
 
-	type ran struct {
-		hr  report.HostRun
-		err error
-	}
-	done := make(chan ran, 1)
-	go func() {
-		hr, err := runner.Run(context.Background(), h, runner.Options{Env: hosts.Env{Relay: &fakeRelay{suite: everyKindSuite()}, ServerURL: "http://127.0.0.1:9/mcp", AppTimeout: 5 * time.Second}})
-		done <- ran{hr, err}
-	}()
-	at := screen.waitFor(t, "--operator: checks that need something done in the host will ask you here", 0)
-	at = screen.waitFor(t, `click the button labelled "Conformance trigger"`, at)
-	ptm.WriteString("\r")
-	at = screen.waitFor(t, `Does the conversation show "MARKER-1"?`, at)
-	ptm.WriteString("n\r")
-	at = screen.waitFor(t, "Switch the host to its dark theme", at)
+	done := runAsync(context.Background(), h, everyKindSuite())
+	at := tm.WaitFor("--operator: checks that need something done in the host will ask you here", 0)
+	at = tm.WaitFor(`click the button labelled "Conformance trigger"`, at)
+	tm.Type("\r")
+	at = tm.WaitFor(`Does the conversation show "MARKER-1"?`, at)
+	tm.Type("n\r")
+	at = tm.WaitFor("Switch the host to its dark theme", at)
 	// No answer: the prompt's 500ms run out.
-	screen.waitFor(t, "no answer within 500ms: recorded as failed", at)
-	var r ran
-	select {
-	case r = <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the run never ended")
-	}
+	tm.WaitFor("no answer within 500ms: recorded as failed", at)
+	r := await(t, done)
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
-	st := statuses(r.hr)
+	cases := byID(r.hr)
 	for id, s := range map[string]protocol.Status{"a/needs-nothing": "PASS", "a/click": "PASS", "a/conversation": "FAIL", "a/theme": "FAIL", "a/model-tools": "SKIP", "a/also-nothing": "PASS"} {
-		if st[id] != s {
-			t.Errorf("%s: %s, want %s (%s)", id, st[id], s, caseOf(r.hr, id).Message)
+		if cases[id].Status != s {
+			t.Errorf("%s: %s, want %s (%s)", id, cases[id].Status, s, cases[id].Message)
 		}
 	}
-	if m := caseOf(r.hr, "a/conversation").Message; !strings.Contains(m, "the operator answered no") {
+	if m := cases["a/conversation"].Message; !strings.Contains(m, "the operator answered no") {
 		t.Errorf("conversation: %q", m)
 	}
-	if m := caseOf(r.hr, "a/theme").Message; !strings.Contains(m, "did not answer within 500ms") {
+	if m := cases["a/theme"].Message; !strings.Contains(m, "did not answer within 500ms") {
 		t.Errorf("theme: %q", m)
 	}
 }
@@ -340,93 +339,15 @@ func TestOperatorOnATerminal(t *testing.T) {
 // Ctrl-C during a prompt ends the context: the prompt is abandoned, the
 // run stops, and every check has a status for the reports.
 func TestCancelDuringAPromptStopsTheRun(t *testing.T) {
-	ptm, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptm.Close()
-	defer tty.Close()
-	screen := &screenReader{f: ptm}
-	go screen.run()
-	h := New(Options{Operator: operator.New(tty, tty, time.Minute), Out: tty})
+	tm := ptytest.Open(t)
+	h := New(Options{Operator: operator.New(tm.TTY, tm.TTY, time.Minute), Out: tm.TTY})
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan report.HostRun, 1)
-	go func() {
-		hr, _ := runner.Run(ctx, h, runner.Options{Env: hosts.Env{Relay: &fakeRelay{suite: everyKindSuite()}, ServerURL: "http://127.0.0.1:9/mcp", AppTimeout: 5 * time.Second}})
-		done <- hr
-	}()
-	screen.waitFor(t, `"Conformance trigger"`, 0)
+	done := runAsync(ctx, h, everyKindSuite())
+	tm.WaitFor(`"Conformance trigger"`, 0)
 	cancel()
-	var hr report.HostRun
-	select {
-	case hr = <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the run did not stop")
-	}
-	st := statuses(hr)
-	if len(st) != 6 || st["a/needs-nothing"] != "PASS" || st["a/theme"] != protocol.StatusNotRun {
-		t.Errorf("after the cancel: %v", st)
-	}
-}
-
-func equalKinds(a, b []protocol.Kind) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-type screenReader struct {
-	f     *os.File
-	mu    sync.Mutex
-	b     strings.Builder
-	fresh chan struct{}
-	once  sync.Once
-}
-
-func (s *screenReader) init() { s.once.Do(func() { s.fresh = make(chan struct{}, 1) }) }
-
-func (s *screenReader) run() {
-	s.init()
-	buf := make([]byte, 4096)
-	for {
-		n, err := s.f.Read(buf)
-		if n > 0 {
-			s.mu.Lock()
-			s.b.Write(buf[:n])
-			s.mu.Unlock()
-			select {
-			case s.fresh <- struct{}{}:
-			default:
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func (s *screenReader) waitFor(t *testing.T, want string, from int) int {
-	t.Helper()
-	s.init()
-	deadline := time.After(10 * time.Second)
-	for {
-		s.mu.Lock()
-		all := s.b.String()
-		s.mu.Unlock()
-		if i := strings.Index(all[min(from, len(all)):], want); i >= 0 {
-			return from + i + len(want)
-		}
-		select {
-		case <-s.fresh:
-		case <-deadline:
-			t.Fatalf("the terminal never showed %q; it shows:\n%s", want, all)
-		}
+	r := await(t, done)
+	if cases := byID(r.hr); len(cases) != 6 || cases["a/needs-nothing"].Status != "PASS" || cases["a/theme"].Status != protocol.StatusNotRun {
+		t.Errorf("after the cancel: %+v", r.hr.Cases)
 	}
 }
 
@@ -434,41 +355,25 @@ func (s *screenReader) waitFor(t *testing.T, want string, from int) int {
 // asked (its time limit in the suite ran out) withdraws the prompt at
 // once; the run goes on with the next check.
 func TestAPromptIsWithdrawnWhenTheCheckGivesUp(t *testing.T) {
-	ptm, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptm.Close()
-	defer tty.Close()
-	screen := &screenReader{f: ptm}
-	go screen.run()
+	tm := ptytest.Open(t)
 	suite := &fakeSuite{tests: []fakeTest{
 		{id: "a/click", req: &protocol.Request{Kind: protocol.KindClickTrigger}},
 		{id: "a/theme", req: &protocol.Request{Kind: protocol.KindToggleTheme, To: "dark"}},
 	}}
-	h := New(Options{Operator: operator.New(tty, tty, time.Minute), Out: tty})
-	done := make(chan report.HostRun, 1)
-	go func() {
-		hr, _ := runner.Run(context.Background(), h, runner.Options{Env: hosts.Env{Relay: &fakeRelay{suite: suite}, ServerURL: "http://127.0.0.1:9/mcp", AppTimeout: 5 * time.Second}})
-		done <- hr
-	}()
-	at := screen.waitFor(t, `"Conformance trigger"`, 0)
+	h := New(Options{Operator: operator.New(tm.TTY, tm.TTY, time.Minute), Out: tm.TTY})
+	done := runAsync(context.Background(), h, suite)
+	at := tm.WaitFor(`"Conformance trigger"`, 0)
 	start := time.Now()
 	suite.abandon()
-	at = screen.waitFor(t, "stopped: the check ended before an answer", at)
+	at = tm.WaitFor("stopped: the check ended before an answer", at)
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("the prompt was withdrawn %s after the check gave up", d)
 	}
 	// The next check's prompt follows, and is answered.
-	screen.waitFor(t, "Switch the host to its dark theme", at)
-	ptm.WriteString("\r")
-	var hr report.HostRun
-	select {
-	case hr = <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatal("the run never ended")
-	}
-	if st := statuses(hr); st["a/click"] != protocol.StatusTimeout || st["a/theme"] != protocol.StatusPass {
-		t.Errorf("statuses: %v", st)
+	tm.WaitFor("Switch the host to its dark theme", at)
+	tm.Type("\r")
+	r := await(t, done)
+	if cases := byID(r.hr); cases["a/click"].Status != protocol.StatusTimeout || cases["a/theme"].Status != protocol.StatusPass {
+		t.Errorf("statuses: %+v", r.hr.Cases)
 	}
 }

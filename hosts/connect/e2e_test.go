@@ -8,15 +8,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/mxschmitt/playwright-go"
 
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/connect"
-	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/connecttest"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/internal/operator"
+	"github.com/mcpconform/mcpconform/internal/ptytest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -50,52 +50,51 @@ func (w *signalWriter) String() string {
 	return w.b.String()
 }
 
-// person plays the user of a remote host: the reference host's page, in a
-// browser context of its own that the runner never sees. Once the run
-// prints its instructions, the person opens the host (connected to the
-// URL printed) and asks for the suite tool.
-type person struct {
-	t    *testing.T
-	srv  *reference.Server
-	page playwright.Page
-	ctx  playwright.BrowserContext
-}
-
-func newPerson(t *testing.T, b *bridge.Browser, env hosts.Env) *person {
+// connectEnv is the session's environment for a connect run (no browser:
+// the person's page is not the runner's; a relay of its own), and the
+// person who uses the host the run tests.
+func connectEnv(t *testing.T) (hosts.Env, *connecttest.Person) {
 	t.Helper()
-	srv, err := reference.NewServer(context.Background(), reference.ServerOptions{MCPServers: []string{env.ServerURL, env.SecondServerURL}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	bctx, err := b.NewContext(playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { bctx.Close() })
-	page, err := bctx.NewPage()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &person{t: t, srv: srv, page: page, ctx: bctx}
+	sess := e2etest.Session(t)
+	env := sess.Env()
+	env.Browser = nil
+	env.AppTimeout = 60 * time.Second
+	env.Logf = t.Logf
+	rl := sess.NewRelay("")
+	t.Cleanup(func() { rl.Close() })
+	env.Relay = rl
+	return env, connecttest.NewPerson(t, sess.Browser, env.ServerURL, env.SecondServerURL)
 }
 
-// askForTheSuite does what the instructions say: open the host, ask for
-// conformance_suite.
-func (p *person) askForTheSuite() error {
-	if _, err := p.page.Goto(p.srv.HostURL + "/"); err != nil {
-		return err
-	}
-	if err := p.page.Locator(`[data-testid="composer"]`).Fill(reference.Prompt); err != nil {
-		return err
-	}
-	return p.page.Locator(`[data-testid="send"]`).Click()
+type ran struct {
+	hr  report.HostRun
+	err error
 }
 
-// clickTrigger clicks the View's trigger button, as the operator is asked.
-func (p *person) clickTrigger() error {
-	return p.page.FrameLocator(`iframe[data-testid="app-frame"]`).FrameLocator("iframe").
-		GetByText(operator.TriggerLabel).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(10000)})
+// operatorRun starts, in the background, a connect run of the checks
+// matching pattern with an operator (prompts of the given limit) on a
+// pseudo-terminal, and has the person ask for the suite once the run has
+// printed its instructions.
+func operatorRun(t *testing.T, pattern string, prompt time.Duration) (*connecttest.Person, *ptytest.Terminal, <-chan ran) {
+	t.Helper()
+	env, p := connectEnv(t)
+	tm := ptytest.Open(t)
+	tm.Timeout = 2 * time.Minute // the run takes a while to print its instructions
+	h := connect.New(connect.Options{Operator: operator.New(tm.TTY, tm.TTY, prompt), Out: tm.TTY})
+	sel, err := runner.ParseSelection([]string{pattern}, nil, nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan ran, 1)
+	go func() {
+		hr, err := runner.Run(context.Background(), h, runner.Options{Env: env, Selection: sel, Stall: 3 * time.Minute, Logf: t.Logf})
+		done <- ran{hr, err}
+	}()
+	tm.WaitFor("Waiting up to", 0)
+	if err := p.AskForTheSuite(); err != nil {
+		t.Fatal(err)
+	}
+	return p, tm, done
 }
 
 // The reference host, opened in Chromium by the "person" (not by the
@@ -104,22 +103,14 @@ func (p *person) clickTrigger() error {
 // need no capability pass as they do on the reference host, and the rest
 // skip naming the capability.
 func TestConnectTestsAHostItNeverTouches(t *testing.T) {
-	sess := e2etest.Session(t)
-	env := sess.Env()
-	env.Browser = nil // connect has no browser; the person's page is not the runner's
-	env.AppTimeout = 60 * time.Second
-	env.Logf = t.Logf
-	rl := sess.NewRelay("")
-	defer rl.Close()
-	env.Relay = rl
-	p := newPerson(t, sess.Browser, env)
+	env, p := connectEnv(t)
 
 	out := &signalWriter{want: "Waiting up to", ready: make(chan struct{})}
 	asked := make(chan error, 1)
 	go func() {
 		select {
 		case <-out.ready:
-			asked <- p.askForTheSuite()
+			asked <- p.AskForTheSuite()
 		case <-time.After(30 * time.Second):
 			asked <- context.DeadlineExceeded
 		}
@@ -166,51 +157,7 @@ func TestConnectTestsAHostItNeverTouches(t *testing.T) {
 // View's trigger, the person does (in their own browser) and presses
 // Enter, and the check that needs the click passes.
 func TestConnectOperatorClicksTheTrigger(t *testing.T) {
-	sess := e2etest.Session(t)
-	env := sess.Env()
-	env.Browser = nil
-	env.AppTimeout = 60 * time.Second
-	env.Logf = t.Logf
-	rl := sess.NewRelay("")
-	defer rl.Close()
-	env.Relay = rl
-	p := newPerson(t, sess.Browser, env)
-
-	ptm, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptm.Close()
-	defer tty.Close()
-	screen := &signalWriter{want: "Waiting up to", ready: make(chan struct{})}
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := ptm.Read(buf)
-			screen.Write(buf[:n])
-			if err != nil {
-				return
-			}
-		}
-	}()
-	h := connect.New(connect.Options{Operator: operator.New(tty, tty, 30*time.Second), Out: tty})
-	sel, err := runner.ParseSelection([]string{"messages/*"}, nil, nil, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type ran struct {
-		hr  report.HostRun
-		err error
-	}
-	done := make(chan ran, 1)
-	go func() {
-		hr, err := runner.Run(context.Background(), h, runner.Options{Env: env, Selection: sel, Stall: 2 * time.Minute, Logf: t.Logf})
-		done <- ran{hr, err}
-	}()
-	<-screen.ready
-	if err := p.askForTheSuite(); err != nil {
-		t.Fatal(err)
-	}
+	p, tm, done := operatorRun(t, "messages/*", 30*time.Second)
 	// Answer every prompt the way a person would: click the trigger when
 	// asked, confirm seeing the conversation's marker when it is there.
 	clicks := 0
@@ -219,10 +166,10 @@ func TestConnectOperatorClicksTheTrigger(t *testing.T) {
 		select {
 		case r := <-done:
 			if r.err != nil {
-				t.Fatalf("run: %v\n%s", r.err, screen.String())
+				t.Fatalf("run: %v\n%s", r.err, tm.Screen())
 			}
 			if clicks == 0 {
-				t.Fatalf("the operator was never asked to click the trigger:\n%s", screen.String())
+				t.Fatalf("the operator was never asked to click the trigger:\n%s", tm.Screen())
 			}
 			passedWithClick := 0
 			for _, c := range r.hr.Cases {
@@ -239,38 +186,29 @@ func TestConnectOperatorClicksTheTrigger(t *testing.T) {
 			return
 		case <-time.After(50 * time.Millisecond):
 		}
-		all := screen.String()
-		prompts := strings.Split(all, "[operator ")
-		if len(prompts)-1 <= seen {
-			continue
+		last, n, ok := connecttest.NewPrompt(tm.Screen(), seen)
+		if !ok {
+			continue // none, or still being written
 		}
-		last := prompts[len(prompts)-1]
-		if !strings.Contains(last, "> ") {
-			continue // the prompt is still being written
-		}
-		seen = len(prompts) - 1
+		seen = n
 		switch {
 		case strings.Contains(last, "· clickTrigger]"):
-			if err := p.clickTrigger(); err != nil {
+			if err := p.ClickTrigger(); err != nil {
 				t.Errorf("clicking the trigger: %v", err)
-				ptm.WriteString("n\r")
+				tm.Type("n\r")
 				continue
 			}
 			clicks++
-			ptm.WriteString("\r")
+			tm.Type("\r")
 		case strings.Contains(last, "· conversationContains]"):
-			i, j := strings.Index(last, `show "`), strings.Index(last, `"?`)
-			marker := last[i+len(`show "`) : j]
 			// A person looks until it appears (or gives up).
-			err := p.page.Locator(`[data-testid="conversation"]`).Filter(playwright.LocatorFilterOptions{HasText: marker}).
-				WaitFor(playwright.LocatorWaitForOptions{Timeout: playwright.Float(10000)})
-			if err == nil {
-				ptm.WriteString("y\r")
+			if p.LooksForMarker(connecttest.Marker(last)) == nil {
+				tm.Type("y\r")
 			} else {
-				ptm.WriteString("n\r")
+				tm.Type("n\r")
 			}
 		default:
-			ptm.WriteString("n\r")
+			tm.Type("n\r")
 		}
 	}
 }
@@ -281,68 +219,23 @@ func TestConnectOperatorClicksTheTrigger(t *testing.T) {
 // "no answer". The check's cleanup (switch the theme back) is then asked,
 // since the suite waits for that one.
 func TestConnectWithdrawsAPromptWhenTheCheckGivesUp(t *testing.T) {
-	sess := e2etest.Session(t)
-	env := sess.Env()
-	env.Browser = nil
-	env.AppTimeout = 60 * time.Second
-	env.Logf = t.Logf
-	rl := sess.NewRelay("")
-	defer rl.Close()
-	env.Relay = rl
-	p := newPerson(t, sess.Browser, env)
-	ptm, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer ptm.Close()
-	defer tty.Close()
-	screen := &signalWriter{want: "Waiting up to", ready: make(chan struct{})}
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := ptm.Read(buf)
-			screen.Write(buf[:n])
-			if err != nil {
-				return
-			}
-		}
-	}()
-	h := connect.New(connect.Options{Operator: operator.New(tty, tty, 2*time.Minute), Out: tty})
-	sel, err := runner.ParseSelection([]string{"context/theme-change-notifies"}, nil, nil, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan report.HostRun, 1)
-	go func() {
-		hr, err := runner.Run(context.Background(), h, runner.Options{Env: env, Selection: sel, Stall: 3 * time.Minute, Logf: t.Logf})
-		if err != nil {
-			t.Errorf("run: %v", err)
-		}
-		done <- hr
-	}()
-	<-screen.ready
-	if err := p.askForTheSuite(); err != nil {
-		t.Fatal(err)
-	}
-	start := time.Now()
-	waitFor := func(s string) {
-		for !strings.Contains(screen.String(), s) {
-			if time.Since(start) > 60*time.Second {
-				t.Fatalf("the terminal never showed %q (the 2-minute prompt was not withdrawn?):\n%s", s, screen.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	waitFor("stopped: the check ended before an answer")
+	_, tm, done := operatorRun(t, "context/theme-change-notifies", 2*time.Minute)
+	// Well before the prompt's 2 minutes, it is withdrawn.
+	tm.Timeout = 60 * time.Second
+	tm.WaitFor("stopped: the check ended before an answer", 0)
 	// The check's cleanup then asks to switch the theme back; that
 	// request the suite does wait for, so it is asked. The person cannot.
-	waitFor("[operator 2 · toggleTheme] Switch the host to its light theme")
-	ptm.WriteString("n\r")
+	tm.WaitFor("[operator 2 · toggleTheme] Switch the host to its light theme", 0)
+	tm.Type("n\r")
 	var hr report.HostRun
 	select {
-	case hr = <-done:
+	case r := <-done:
+		if r.err != nil {
+			t.Errorf("run: %v", r.err)
+		}
+		hr = r.hr
 	case <-time.After(30 * time.Second):
-		t.Fatalf("the run did not end:\n%s", screen.String())
+		t.Fatalf("the run did not end:\n%s", tm.Screen())
 	}
 	if len(hr.Cases) != 1 || hr.Cases[0].Status != protocol.StatusTimeout {
 		t.Errorf("cases: %+v", hr.Cases)

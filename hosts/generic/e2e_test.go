@@ -81,33 +81,40 @@ func startInspector(t *testing.T) (url, token string) {
 	return inspURL, inspToken
 }
 
-// docProfile runs the example profile block of docs/profiles.md with bash
-// (TOKEN set as the reader would have it) and returns the
-// MCPCONFORM_INSP_* variables it exports, with URL pointed at url: the
-// documented example is what the test drives.
-func docProfile(t *testing.T, url, token string) map[string]string {
+// docBlock runs the <!-- profile:name --> sh block of docs/profiles.md
+// with bash (PATH and env set) and returns the variables it exports whose
+// names start with prefix: the documented example is what the tests drive.
+func docBlock(t *testing.T, name, prefix string, env ...string) map[string]string {
 	t.Helper()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("(?s)<!-- profile:insp .*?-->\n```sh\n(.*?)```").FindSubmatch(doc)
+	m := regexp.MustCompile("(?s)<!-- profile:" + name + " .*?-->\n```sh\n(.*?)```").FindSubmatch(doc)
 	if m == nil {
-		t.Fatal("docs/profiles.md has no <!-- profile:insp --> sh block")
+		t.Fatalf("docs/profiles.md has no <!-- profile:%s --> sh block", name)
 	}
 	cmd := exec.Command("bash", "-euc", string(m[1])+"\nenv -0")
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "TOKEN=" + token}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("the example of docs/profiles.md does not run: %v\n%s", err, stderr.String())
+		t.Fatalf("the profile:%s example of docs/profiles.md does not run: %v\n%s", name, err, stderr.String())
 	}
 	vars := map[string]string{}
 	for _, kv := range strings.Split(out.String(), "\x00") {
-		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "MCPCONFORM_INSP_") {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, prefix) {
 			vars[k] = v
 		}
 	}
+	return vars
+}
+
+// docProfile is the documented Inspector profile (TOKEN set as the reader
+// would have it): its MCPCONFORM_INSP_* variables, with URL pointed at url.
+func docProfile(t *testing.T, url, token string) map[string]string {
+	t.Helper()
+	vars := docBlock(t, "insp", "MCPCONFORM_INSP_", "TOKEN="+token)
 	if vars["MCPCONFORM_INSP_URL"] == "" || !strings.Contains(vars["MCPCONFORM_INSP_STEPS"], "autoConnect="+token) {
 		t.Fatalf("the example exports %v", vars)
 	}

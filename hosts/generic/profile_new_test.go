@@ -98,11 +98,7 @@ func TestEveryCapabilityFromAProfile(t *testing.T) {
 }
 
 func TestBadNewVariables(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		vars map[string]string
-		want []string
-	}{
+	refused(t, []badProfile{
 		{"START without READY", with(full(), "MCPCONFORM_DEMO_READY", "<unset>"),
 			[]string{"MCPCONFORM_DEMO_START", "MCPCONFORM_DEMO_READY is not", "line:TEXT"}},
 		{"READY without START", with(full(), "MCPCONFORM_DEMO_START", "<unset>"),
@@ -147,22 +143,7 @@ func TestBadNewVariables(t *testing.T) {
 			[]string{"MCPCONFORM_DEMO_STEPS step 2", "wait-for-hidden needs a selector"}},
 		{"bad URL form", with(full(), "MCPCONFORM_DEMO_STEPS", "goto {url}/?s={server:uri}"),
 			[]string{"MCPCONFORM_DEMO_STEPS step 1", "unknown placeholder {server:uri}"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := Lookup("demo", envconfig.MapLookuper(c.vars))
-			if !errors.Is(err, ErrProfile) {
-				t.Fatalf("not ErrProfile: %v", err)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("the error does not say %q:\n%v", w, err)
-				}
-			}
-			if r := Check("demo", envconfig.MapLookuper(c.vars)); r.OK() || r.Err.Error() != err.Error() {
-				t.Errorf("Check disagrees with Lookup: %v", r.Err)
-			}
-		})
-	}
+	})
 }
 
 func TestURLFormAndValueLength(t *testing.T) {

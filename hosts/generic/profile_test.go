@@ -92,16 +92,45 @@ func TestLoadGoodProfile(t *testing.T) {
 	}
 }
 
+// badProfile is a profile "demo" refuses, with the substrings its error
+// must all hold.
+type badProfile struct {
+	name string
+	vars map[string]string
+	want []string
+}
+
+// refused checks that Lookup refuses each profile with ErrProfile (not
+// ErrNoProfile), saying all it must, and that hosts --check says the same.
+func refused(t *testing.T, cases []badProfile) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h, err := Lookup("demo", envconfig.MapLookuper(c.vars))
+			if err == nil {
+				t.Fatalf("accepted: %T", h)
+			}
+			if !errors.Is(err, ErrProfile) || errors.Is(err, ErrNoProfile) {
+				t.Fatalf("not (only) ErrProfile: %v", err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("the error does not say %q:\n%v", w, err)
+				}
+			}
+			if r := Check("demo", envconfig.MapLookuper(c.vars)); r.OK() || r.Err.Error() != err.Error() {
+				t.Errorf("Check disagrees with Lookup: %v", r.Err)
+			}
+		})
+	}
+}
+
 // Every bad profile fails with ErrProfile and a message naming the
 // variable (and step index) to fix.
 func TestBadProfiles(t *testing.T) {
 	storage := filepath.Join(t.TempDir(), "state.json")
 	os.WriteFile(storage, []byte(`{}`), 0o600)
-	for _, c := range []struct {
-		name string
-		vars map[string]string
-		want []string // substrings of the error, all required
-	}{
+	refused(t, []badProfile{
 		{"missing URL", with(good(), "MCPCONFORM_DEMO_URL", "<unset>"),
 			[]string{"MCPCONFORM_DEMO_URL is not set"}},
 		{"empty URL (unset CI secret)", with(good(), "MCPCONFORM_DEMO_URL", ""),
@@ -167,27 +196,7 @@ func TestBadProfiles(t *testing.T) {
 			[]string{"MCPCONFORM_DEMO_UNSUPPORTED", `unknown capability "teleport"`, "clickTrigger"}},
 		{"missing storage state", with(good(), "MCPCONFORM_DEMO_STORAGE_STATE", storage+".nope"),
 			[]string{"MCPCONFORM_DEMO_STORAGE_STATE", "no such file"}},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			h, err := Lookup("demo", envconfig.MapLookuper(c.vars))
-			if err == nil {
-				t.Fatalf("accepted: %T", h)
-			}
-			if !errors.Is(err, ErrProfile) || errors.Is(err, ErrNoProfile) {
-				t.Fatalf("not (only) ErrProfile: %v", err)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("the error does not say %q:\n%v", w, err)
-				}
-			}
-			// hosts --check says the same.
-			r := Check("demo", envconfig.MapLookuper(c.vars))
-			if r.OK() || r.Err.Error() != err.Error() {
-				t.Errorf("Check disagrees with Lookup: %v", r.Err)
-			}
-		})
-	}
+	})
 	// The storage state that exists is accepted.
 	if _, err := Lookup("demo", envconfig.MapLookuper(with(good(), "MCPCONFORM_DEMO_STORAGE_STATE", storage))); err != nil {
 		t.Fatal(err)

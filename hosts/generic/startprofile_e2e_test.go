@@ -3,14 +3,12 @@
 package generic
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -59,36 +57,28 @@ type buildError struct {
 
 func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
-// refProfile runs the <!-- profile:ref --> block of docs/profiles.md with
-// bash and returns the MCPCONFORM_REF_* variables it exports: the
-// documented START example is what the tests drive.
+// refProfile is the documented START example (<!-- profile:ref -->): its
+// MCPCONFORM_REF_* variables.
 func refProfile(t *testing.T) map[string]string {
 	t.Helper()
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)<!-- profile:ref .*?-->\n```sh\n(.*?)```").FindSubmatch(doc)
-	if m == nil {
-		t.Fatal("docs/profiles.md has no <!-- profile:ref --> sh block")
-	}
-	cmd := exec.Command("bash", "-euc", string(m[1])+"\nenv -0")
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("the START example of docs/profiles.md does not run: %v\n%s", err, stderr.String())
-	}
-	vars := map[string]string{}
-	for _, kv := range strings.Split(out.String(), "\x00") {
-		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "MCPCONFORM_REF_") {
-			vars[k] = v
-		}
-	}
+	vars := docBlock(t, "ref", "MCPCONFORM_REF_")
 	if !strings.Contains(vars["MCPCONFORM_REF_START"], "mcpconform serve") {
 		t.Fatalf("the example exports %v", vars)
 	}
 	return vars
+}
+
+// refWithDefect is a generic host on the documented START example, its
+// `serve` given --host-defect defect.
+func refWithDefect(t *testing.T, defect string) hosts.Host {
+	t.Helper()
+	vars := refProfile(t)
+	vars["MCPCONFORM_REF_START"] += " --host-defect " + defect
+	h, err := Lookup("ref", envconfig.MapLookuper(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
 
 // Done when (#14): the reference host driven through a profile given only
@@ -141,12 +131,7 @@ func TestReferenceThroughEnvProfile(t *testing.T) {
 // START's process group is gone after Teardown.
 func TestEnvProfileCapabilitiesOnTheReferencePage(t *testing.T) {
 	mcpconformOnPath(t)
-	vars := refProfile(t)
-	vars["MCPCONFORM_REF_START"] += " --host-defect app-only-tools-to-model"
-	h, err := Lookup("ref", envconfig.MapLookuper(vars))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := refWithDefect(t, "app-only-tools-to-model")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	if _, err := h.Setup(ctx, env(t, time.Minute)); err != nil {
@@ -243,12 +228,7 @@ func TestEnvProfileCapabilitiesOnTheReferencePage(t *testing.T) {
 // visibility/app-tool-hidden fails, judged from MODEL_TOOLS.
 func TestEnvProfileCatchesTheToolListDefect(t *testing.T) {
 	mcpconformOnPath(t)
-	vars := refProfile(t)
-	vars["MCPCONFORM_REF_START"] += " --host-defect app-only-tools-to-model"
-	h, err := Lookup("ref", envconfig.MapLookuper(vars))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := refWithDefect(t, "app-only-tools-to-model")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	hr, err := runner.Run(ctx, h, runner.Options{Env: env(t, time.Minute), Logf: t.Logf, Selection: runner.Selection{Globs: []string{"visibility/app-tool-hidden"}}})

@@ -5,87 +5,12 @@ import (
 	"errors"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
-
+	"github.com/mcpconform/mcpconform/internal/ptytest"
 	"github.com/mcpconform/mcpconform/protocol"
 )
-
-// terminal is a pseudo-terminal: the operator reads and writes its tty
-// end, the test plays the person at the other.
-type terminal struct {
-	t     *testing.T
-	ptm   *os.File // the person's side
-	tty   *os.File // the operator's side
-	mu    sync.Mutex
-	seen  strings.Builder
-	fresh chan struct{}
-}
-
-func newTerminal(t *testing.T) *terminal {
-	t.Helper()
-	ptm, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal on this machine: %v", err)
-	}
-	term := &terminal{t: t, ptm: ptm, tty: tty, fresh: make(chan struct{}, 1)}
-	t.Cleanup(func() { ptm.Close(); tty.Close() })
-	go func() {
-		buf := make([]byte, 4096)
-		for {
-			n, err := ptm.Read(buf)
-			if n > 0 {
-				term.mu.Lock()
-				term.seen.Write(buf[:n])
-				term.mu.Unlock()
-				select {
-				case term.fresh <- struct{}{}:
-				default:
-				}
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	return term
-}
-
-// waitFor waits until the screen shows s after the offset from, and
-// returns the offset just past it.
-func (tm *terminal) waitFor(s string, from int) int {
-	tm.t.Helper()
-	deadline := time.After(10 * time.Second)
-	for {
-		tm.mu.Lock()
-		all := tm.seen.String()
-		tm.mu.Unlock()
-		if i := strings.Index(all[min(from, len(all)):], s); i >= 0 {
-			return from + i + len(s)
-		}
-		select {
-		case <-tm.fresh:
-		case <-deadline:
-			tm.t.Fatalf("the terminal never showed %q; it shows:\n%s", s, all[min(from, len(all)):])
-		}
-	}
-}
-
-func (tm *terminal) screen() string {
-	tm.mu.Lock()
-	defer tm.mu.Unlock()
-	return tm.seen.String()
-}
-
-func (tm *terminal) typeLine(s string) {
-	tm.t.Helper()
-	if _, err := tm.ptm.WriteString(s + "\r"); err != nil {
-		tm.t.Fatal(err)
-	}
-}
 
 type outcome struct {
 	r   protocol.Result
@@ -113,8 +38,8 @@ func get(t *testing.T, ch chan outcome) outcome {
 }
 
 func TestTheTTYIsATerminalAndAPipeIsNot(t *testing.T) {
-	tm := newTerminal(t)
-	if !IsTerminal(tm.tty) {
+	tm := ptytest.Open(t)
+	if !IsTerminal(tm.TTY) {
 		t.Error("IsTerminal(pty) = false")
 	}
 	r, w, err := os.Pipe()
@@ -131,46 +56,46 @@ func TestTheTTYIsATerminalAndAPipeIsNot(t *testing.T) {
 // Prompts appear on the terminal and the person's answers resolve the
 // capability.
 func TestPromptsAppearAndAnswersResolve(t *testing.T) {
-	tm := newTerminal(t)
-	o := New(tm.tty, tm.tty, 10*time.Second)
+	tm := ptytest.Open(t)
+	o := New(tm.TTY, tm.TTY, 10*time.Second)
 	ctx := context.Background()
 
 	ch := perform(ctx, o, protocol.Request{Seq: 1, Kind: protocol.KindClickTrigger})
-	at := tm.waitFor(`click the button labelled "Conformance trigger"`, 0)
-	at = tm.waitFor("press Enter when done", at)
-	tm.typeLine("")
+	at := tm.WaitFor(`click the button labelled "Conformance trigger"`, 0)
+	at = tm.WaitFor("press Enter when done", at)
+	tm.Type("\r")
 	if got := get(t, ch); got.err != nil || !got.r.OK {
 		t.Fatalf("Enter after clickTrigger: %+v", got)
 	}
 
 	ch = perform(ctx, o, protocol.Request{Seq: 2, Kind: protocol.KindConversationContains, Marker: "MARK-123"})
-	at = tm.waitFor(`Does the conversation show "MARK-123"?`, at)
-	at = tm.waitFor("type y or n", at)
-	tm.typeLine("maybe") // not an answer: asked again
-	at = tm.waitFor("please answer y or n", at)
-	tm.typeLine("n")
+	at = tm.WaitFor(`Does the conversation show "MARK-123"?`, at)
+	at = tm.WaitFor("type y or n", at)
+	tm.Type("maybe\r") // not an answer: asked again
+	at = tm.WaitFor("please answer y or n", at)
+	tm.Type("n\r")
 	got := get(t, ch)
 	if got.err != nil || got.r.OK || string(got.r.Value) != "false" || !strings.Contains(got.r.Error, `the conversation does not show "MARK-123"`) {
 		t.Fatalf("n to conversationContains: %+v", got)
 	}
 
 	ch = perform(ctx, o, protocol.Request{Seq: 3, Kind: protocol.KindConversationContains, Marker: "MARK-456"})
-	at = tm.waitFor(`"MARK-456"`, at)
-	tm.typeLine("Y")
+	at = tm.WaitFor(`"MARK-456"`, at)
+	tm.Type("Y\r")
 	if got := get(t, ch); got.err != nil || !got.r.OK || string(got.r.Value) != "true" {
 		t.Fatalf("Y to conversationContains: %+v", got)
 	}
 
 	ch = perform(ctx, o, protocol.Request{Seq: 4, Kind: protocol.KindCheckLinkOpen, URL: "https://example.com/x"})
-	at = tm.waitFor("Did the host open https://example.com/x", at)
-	tm.typeLine("yes")
+	at = tm.WaitFor("Did the host open https://example.com/x", at)
+	tm.Type("yes\r")
 	if got := get(t, ch); got.err != nil || !got.r.OK || string(got.r.Value) != `"https://example.com/x"` {
 		t.Fatalf("yes to checkLinkOpen: %+v", got)
 	}
 
 	ch = perform(ctx, o, protocol.Request{Seq: 5, Kind: protocol.KindConfirmDialog, Dialog: protocol.DialogDownload})
-	at = tm.waitFor("a file to be downloaded", at)
-	tm.typeLine("n")
+	at = tm.WaitFor("a file to be downloaded", at)
+	tm.Type("n\r")
 	if got := get(t, ch); got.err != nil || got.r.OK || !strings.Contains(got.r.Error, "no download confirmation appeared") {
 		t.Fatalf("n to confirmDialog: %+v", got)
 	}
@@ -184,13 +109,13 @@ func TestPromptsAppearAndAnswersResolve(t *testing.T) {
 		{protocol.Request{Seq: 8, Kind: protocol.KindCancelTool, Marker: "V-2"}, `Stop the running tool call whose View shows "V-2"`},
 	} {
 		ch = perform(ctx, o, c.req)
-		at = tm.waitFor(c.text, at)
-		tm.typeLine("y")
+		at = tm.WaitFor(c.text, at)
+		tm.Type("y\r")
 		if got := get(t, ch); got.err != nil || !got.r.OK {
 			t.Fatalf("y to %s: %+v", c.req.Kind, got)
 		}
 	}
-	if n := strings.Count(tm.screen(), "[operator "); n != 8 {
+	if n := strings.Count(tm.Screen(), "[operator "); n != 8 {
 		t.Errorf("%d prompts shown, want 8", n)
 	}
 }
@@ -198,8 +123,8 @@ func TestPromptsAppearAndAnswersResolve(t *testing.T) {
 // No answer within the prompt's limit resolves the capability as failed,
 // with the reason.
 func TestATimeoutResolvesAsFailed(t *testing.T) {
-	tm := newTerminal(t)
-	o := New(tm.tty, tm.tty, 300*time.Millisecond)
+	tm := ptytest.Open(t)
+	o := New(tm.TTY, tm.TTY, 300*time.Millisecond)
 	start := time.Now()
 	got := get(t, perform(context.Background(), o, protocol.Request{Seq: 1, Kind: protocol.KindToggleTheme, To: "light"}))
 	if got.err != nil || got.r.OK || got.r.Unsupported || got.r.Error != "the operator did not answer within 300ms" {
@@ -208,7 +133,7 @@ func TestATimeoutResolvesAsFailed(t *testing.T) {
 	if d := time.Since(start); d < 300*time.Millisecond || d > 5*time.Second {
 		t.Errorf("the prompt gave up after %s, want 300ms", d)
 	}
-	tm.waitFor("no answer within 300ms: recorded as failed", 0)
+	tm.WaitFor("no answer within 300ms: recorded as failed", 0)
 
 	// A conversation question unanswered reads as "not seen".
 	got = get(t, perform(context.Background(), o, protocol.Request{Seq: 2, Kind: protocol.KindConversationContains, Marker: "M"}))
@@ -219,9 +144,9 @@ func TestATimeoutResolvesAsFailed(t *testing.T) {
 
 // A line typed before the prompt appeared is not its answer.
 func TestEarlierLinesDoNotAnswer(t *testing.T) {
-	tm := newTerminal(t)
-	o := New(tm.tty, tm.tty, 400*time.Millisecond)
-	tm.typeLine("y")
+	tm := ptytest.Open(t)
+	o := New(tm.TTY, tm.TTY, 400*time.Millisecond)
+	tm.Type("y\r")
 	deadline := time.Now().Add(5 * time.Second)
 	for len(o.lines) == 0 {
 		if time.Now().After(deadline) {
@@ -238,16 +163,16 @@ func TestEarlierLinesDoNotAnswer(t *testing.T) {
 // The context ending during a prompt (Ctrl-C) abandons it with the
 // context's error.
 func TestCancelDuringAPromptStopsIt(t *testing.T) {
-	tm := newTerminal(t)
-	o := New(tm.tty, tm.tty, time.Minute)
+	tm := ptytest.Open(t)
+	o := New(tm.TTY, tm.TTY, time.Minute)
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := perform(ctx, o, protocol.Request{Seq: 1, Kind: protocol.KindCloseView, Marker: "X"})
-	tm.waitFor(`Close the View that shows "X"`, 0)
+	tm.WaitFor(`Close the View that shows "X"`, 0)
 	cancel()
 	if got := get(t, ch); !errors.Is(got.err, context.Canceled) {
 		t.Fatalf("cancelled prompt: %+v", got)
 	}
-	tm.waitFor("stopped:", 0)
+	tm.WaitFor("stopped:", 0)
 }
 
 func TestKindsAPersonCannotPerformAreUnsupported(t *testing.T) {

@@ -168,24 +168,36 @@ func Run(ctx context.Context, o Options, logf func(string, ...any)) (*Result, er
 	return res, nil
 }
 
+// referenceWith sets up a reference host of its own for the measurements
+// named what and returns its suite bridge as a B (the evaluate bridge, or
+// the relay's under env.Bridge relay). teardown is always to be called.
+func referenceWith[B hosts.SuiteBridge](ctx context.Context, env hosts.Env, what string) (h *reference.Host, sb B, teardown func(), err error) {
+	h = reference.New()
+	teardown = func() {
+		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		h.Teardown(tctx)
+	}
+	sbi, err := h.Setup(ctx, env)
+	if err != nil {
+		return h, sb, teardown, fmt.Errorf("setting up the reference host for %s: %w", what, err)
+	}
+	sb, ok := sbi.(B)
+	if !ok {
+		return h, sb, teardown, fmt.Errorf("the reference host's bridge for %s is a %T, not a %T", what, sbi, sb)
+	}
+	return h, sb, teardown, nil
+}
+
 // relayBench measures, in a third reference host whose suite is reached
 // through the relay bridge only, the same round trip: each request goes
 // from the View to the runner and its result back as the View's
 // tools/call through the host to the fixture server.
 func relayBench(ctx context.Context, env hosts.Env, o Options, res *Result) error {
-	h := reference.New()
-	defer func() {
-		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		h.Teardown(tctx)
-	}()
-	sbi, err := h.Setup(ctx, env)
+	h, sb, teardown, err := referenceWith[*relay.Bridge](ctx, env, "the relay measurements")
+	defer teardown()
 	if err != nil {
-		return fmt.Errorf("setting up the reference host for the relay measurements: %w", err)
-	}
-	sb, ok := sbi.(*relay.Bridge)
-	if !ok {
-		return fmt.Errorf("the reference host's bridge under --bridge relay is a %T, not a *relay.Bridge", sbi)
+		return err
 	}
 	// Warm-up, then the measurement, with the runner's relay poll wait.
 	wopts := runner.RoundTripOptions{RoundTrips: 10, ConfigureDiag: sb.ConfigureDiag, PollWait: runner.RelayPollWait}
@@ -287,19 +299,10 @@ func hostPageLoaded(ctx context.Context, h *reference.Host, from, to time.Time) 
 // dispatchBench measures, in a second reference host in the same browser,
 // the round trip under both polling policies and bare evaluates.
 func dispatchBench(ctx context.Context, env hosts.Env, o Options, res *Result) error {
-	h := reference.New()
-	defer func() {
-		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		h.Teardown(tctx)
-	}()
-	sbi, err := h.Setup(ctx, env)
+	h, sb, teardown, err := referenceWith[*bridge.Suite](ctx, env, "the dispatch measurements")
+	defer teardown()
 	if err != nil {
-		return fmt.Errorf("setting up the reference host for the dispatch measurements: %w", err)
-	}
-	sb, ok := sbi.(*bridge.Suite)
-	if !ok {
-		return fmt.Errorf("the reference host's bridge is a %T, not a *bridge.Suite", sbi)
+		return err
 	}
 	configure := func(ctx context.Context, expr string) error {
 		_, err := sb.Evaluator().Eval(ctx, expr)

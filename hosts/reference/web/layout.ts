@@ -35,10 +35,10 @@ const LOG_FULL = 65536;
 const LOG_KEEP = 500;
 // New entries are shown (and the oldest dropped, and the list scrolled to
 // its end) in batches, at most every LOG_SHOW_MS. Drawing the visible log
-// once per message made Chromium render the page twice for every call a
-// View makes through the host, and those frames delayed the call itself:
-// a View's tools/call took about 3× as long with the log drawn per message
-// as with no log on screen (docs/performance.md, "Relay").
+// once per message made Chromium render a new frame of the page for nearly
+// every call a View makes through the host, and that work delayed the call
+// itself: a View's tools/call took about 3× as long with the log drawn per
+// message as with no log on screen (docs/performance.md, "Relay").
 const LOG_SHOW_MS = 100;
 const unshown: HTMLLIElement[] = [];
 

@@ -32,6 +32,21 @@ type LogDir = "→ view" | "← view" | "host";
 const LOG_DIRS: Record<LogDir, string> = { "→ view": "to-view", "← view": "from-view", host: "host" };
 const LOG_SHORT = 400;
 const LOG_FULL = 65536;
+const LOG_KEEP = 500;
+// New entries are shown (and the oldest dropped, and the list scrolled to
+// its end) in batches, at most every LOG_SHOW_MS. Drawing the visible log
+// once per message made Chromium render a new frame of the page for nearly
+// every call a View makes through the host, and that work delayed the call
+// itself: a View's tools/call took about 3× as long with the log drawn per
+// message as with no log on screen (docs/performance.md, "Relay").
+const LOG_SHOW_MS = 100;
+const unshown: HTMLLIElement[] = [];
+
+function showLog(): void {
+  for (const li of unshown.splice(0)) li.style.removeProperty("display");
+  while (logList.children.length > LOG_KEEP) logList.firstElementChild!.remove();
+  logList.scrollTop = logList.scrollHeight;
+}
 
 // One entry per message. The entry shows the first LOG_SHORT characters
 // (a click shows the whole message); data-message holds the whole message,
@@ -54,8 +69,11 @@ export function log(dir: LogDir, msg: unknown, call?: string): void {
       code.textContent = li.classList.toggle("open") ? full : short;
     });
   }
+  // In the list at once (what the driver and the tests read), shown with
+  // the next batch.
+  li.style.display = "none";
   logList.append(li);
-  while (logList.children.length > 500) logList.firstElementChild!.remove();
-  logList.scrollTop = logList.scrollHeight;
+  unshown.push(li);
+  if (unshown.length === 1) setTimeout(showLog, LOG_SHOW_MS);
   console.debug(`[rpc ${dir}] ${text.length > 4000 ? text.slice(0, 4000) + "…" : text}`);
 }

@@ -15,13 +15,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
 	_ "github.com/mcpconform/mcpconform/hosts/builtin" // registers the built-in hosts
 	"github.com/mcpconform/mcpconform/hosts/connect"
 	"github.com/mcpconform/mcpconform/internal/hostset"
-	"github.com/mcpconform/mcpconform/internal/operator"
 	"github.com/mcpconform/mcpconform/internal/session"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
@@ -66,16 +64,8 @@ type Config struct {
 	// Repeat runs the whole suite this many times in one process (a soak)
 	// and prints resource figures after each; reports hold the last run.
 	Repeat int `env:"REPEAT, default=1" flag:"repeat"`
-	// Operator asks the person at the terminal to do, in a --host connect
-	// host, what a check needs done; each prompt waits OperatorTimeout.
-	Operator        bool          `env:"OPERATOR" flag:"operator"`
-	OperatorTimeout time.Duration `env:"OPERATOR_TIMEOUT, default=30s" flag:"operator-timeout"`
-	// PublicURL serves the run's fixture servers at this URL, on Listen
-	// (behind a tunnel or proxy), with the CSP targets, for a host on
-	// another machine (--host connect), as serve --public-url does.
-	PublicURL  string   `env:"PUBLIC_URL" flag:"public-url"`
-	Listen     string   `env:"LISTEN" flag:"listen"`
-	CSPTargets []string `env:"CSP_TARGETS" flag:"csp-target"`
+	// Connect are the options of --host connect (--operator, --public-url).
+	Connect connect.Settings
 	// Bridge is how the runner reaches the suite: evaluate (the app
 	// frame's evaluate) or relay (the View's own tools/call, no evaluate).
 	Bridge string `env:"BRIDGE, default=evaluate" flag:"bridge"`
@@ -112,91 +102,19 @@ func loadConfig(c *cli.Context) (Config, error) {
 	case cfg.Video && cfg.EvidenceDir == "":
 		return cfg, errors.New("--video needs an --evidence-dir to write the videos into")
 	}
-	if err := cfg.connectOptions(c.IsSet); err != nil {
+	if err := cfg.Connect.Check(cfg.hostSet().Names, cfg.Bridge, c.IsSet); err != nil {
 		return cfg, err
 	}
 	if slices.Contains(cfg.hostSet().Names, connect.Name) && !c.IsSet("app-timeout") {
 		if _, ok := environ.Lookup("MCPCONFORM_APP_TIMEOUT"); !ok {
 			// A person sets the host up while the run waits.
-			cfg.AppTimeout = connectAppTimeout
+			cfg.AppTimeout = connect.AppTimeout
 		}
 	}
 	if err := session.CheckBridge(cfg.Bridge, cfg.hostSet().Names); err != nil {
 		return cfg, err
 	}
 	return cfg, cfg.validate()
-}
-
-// connectAppTimeout is --app-timeout's default with --host connect: the
-// person adds the server and asks for the tool while the run waits.
-const connectAppTimeout = 10 * time.Minute
-
-// connectOptions checks the settings that belong to --host connect:
-// --operator and --public-url (with --listen and --csp-target) apply to
-// it alone. MCPCONFORM_PUBLIC_URL, _LISTEN and _CSP_TARGETS are serve's
-// too, so for other hosts they are ignored when they come from the
-// environment (a job that exports them for serve) and refused as flags.
-func (cfg *Config) connectOptions(flagSet func(string) bool) error {
-	only := func(flag string) error {
-		for _, n := range cfg.hostSet().Names {
-			if n != connect.Name {
-				return fmt.Errorf("%s applies to --host connect only, not %q", flag, n)
-			}
-		}
-		return nil
-	}
-	if cfg.Operator {
-		if err := only("--operator"); err != nil {
-			return err
-		}
-	}
-	if cfg.Bridge == hosts.BridgeRelay && slices.Contains(cfg.hostSet().Names, connect.Name) {
-		// Under --bridge relay the runner declines what reaches into a
-		// View's frame (clickTrigger, closeView, cancelTool), which for
-		// connect a person does, not the runner.
-		return errors.New("--bridge relay is for browser hosts: --host connect always reaches the suite through the relay, and with --bridge relay the runner would decline what the operator does in the View")
-	}
-	if cfg.OperatorTimeout <= 0 {
-		return fmt.Errorf("--operator-timeout must be a positive duration, got %s", cfg.OperatorTimeout)
-	}
-	public := []string{"public-url", "listen", "csp-target"}
-	if only("--public-url") != nil && !slices.ContainsFunc(public, flagSet) {
-		cfg.PublicURL, cfg.Listen, cfg.CSPTargets = "", "", nil
-	}
-	if cfg.PublicURL == "" {
-		if cfg.Listen != "" || len(cfg.CSPTargets) > 0 {
-			return errors.New("--listen and --csp-target go with --public-url")
-		}
-		return nil
-	}
-	if err := only("--public-url"); err != nil {
-		return fmt.Errorf("%w (a hosted product driven in the browser connects to mcpconform serve --public-url instead: docs/hosted.md)", err)
-	}
-	return nil
-}
-
-// publicOptions are the session's public fixture servers (nil: loopback).
-func (cfg Config) publicOptions() *fixtures.PublicOptions {
-	if cfg.PublicURL == "" {
-		return nil
-	}
-	return &fixtures.PublicOptions{PublicURL: cfg.PublicURL, Listen: cfg.Listen, TargetOrigins: cfg.CSPTargets}
-}
-
-// withOperator is the host set with the person at stdin as the connect
-// host's operator (--operator), refused when stdin is not a terminal;
-// instructions and prompts go to stderr.
-func (cfg Config) withOperator(hs hostset.Set, stdin io.Reader, stderr io.Writer) (hostset.Set, error) {
-	hs.Connect.Out = stderr
-	if !cfg.Operator {
-		return hs, nil
-	}
-	f, ok := stdin.(*os.File)
-	if !ok || !operator.IsTerminal(f) {
-		return hs, operator.ErrNoTerminal
-	}
-	hs.Connect.Operator = operator.New(f, stderr, cfg.OperatorTimeout)
-	return hs, nil
 }
 
 func (cfg Config) validate() error {
@@ -287,8 +205,9 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return usage(err)
 			}
-			hs, err := cfg.withOperator(cfg.hostSet(), c.App.Reader, c.App.ErrWriter)
-			if err != nil {
+			hs := cfg.hostSet()
+			hs.Connect.Out = c.App.ErrWriter // instructions and prompts
+			if hs.Connect.Operator, err = cfg.Connect.NewOperator(c.App.Reader, c.App.ErrWriter); err != nil {
 				return usage(err)
 			}
 			exp, err := loadExpectations(cfg.Out)
@@ -333,7 +252,7 @@ func runSuite(ctx context.Context, cfg Config, hs hostset.Set, exp *expectations
 	run, runErr := session.Conform(ctx, session.Plan{
 		Start: session.Options{
 			Launch: bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP, Video: cfg.Video},
-			Hosts:  hs.Names, NewHost: hs.New, Logf: logf, Public: cfg.publicOptions(),
+			Hosts:  hs.Names, NewHost: hs.New, Logf: logf, Public: cfg.Connect.Public(),
 		},
 		Run: ro, Reports: cfg.Out.reports(cfg), Expectations: exp, Tool: "mcpconform", Version: version, Stdout: stdout,
 		Console: session.NewConsole(stdout, stderr, cfg.Out.outputs(cfg), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),

@@ -82,15 +82,15 @@ func TestConnectOnlyOptions(t *testing.T) {
 // serve's variables in the environment (a job that runs serve too) do not
 // stop a run of another host; as flags they do (above).
 func TestServeVariablesDoNotBreakOtherHosts(t *testing.T) {
-	cfg := Config{Host: "chatgpt", PublicURL: "https://mcp.example.com/mcp", Listen: "127.0.0.1:8080", CSPTargets: []string{"https://a.example.com", "https://b.example.com"}, OperatorTimeout: time.Second}
-	if err := cfg.connectOptions(func(string) bool { return false }); err != nil || cfg.PublicURL != "" || cfg.publicOptions() != nil {
+	cfg := Config{Host: "chatgpt", Connect: connect.Settings{PublicURL: "https://mcp.example.com/mcp", Listen: "127.0.0.1:8080", CSPTargets: []string{"https://a.example.com", "https://b.example.com"}, OperatorTimeout: time.Second}}
+	if err := cfg.Connect.Check(cfg.hostSet().Names, cfg.Bridge, func(string) bool { return false }); err != nil || cfg.Connect.PublicURL != "" || cfg.Connect.Public() != nil {
 		t.Fatalf("environment-only public settings for chatgpt: %v, %+v", err, cfg)
 	}
-	cfg = Config{Host: connect.Name, PublicURL: "https://mcp.example.com/mcp", Listen: "127.0.0.1:8080", OperatorTimeout: time.Second}
-	if err := cfg.connectOptions(func(string) bool { return false }); err != nil {
+	cfg = Config{Host: connect.Name, Connect: connect.Settings{PublicURL: "https://mcp.example.com/mcp", Listen: "127.0.0.1:8080", OperatorTimeout: time.Second}}
+	if err := cfg.Connect.Check(cfg.hostSet().Names, cfg.Bridge, func(string) bool { return false }); err != nil {
 		t.Fatal(err)
 	}
-	if p := cfg.publicOptions(); p == nil || p.PublicURL != "https://mcp.example.com/mcp" || p.Listen != "127.0.0.1:8080" {
+	if p := cfg.Connect.Public(); p == nil || p.PublicURL != "https://mcp.example.com/mcp" || p.Listen != "127.0.0.1:8080" {
 		t.Fatalf("connect's public options: %+v", p)
 	}
 }

@@ -3,6 +3,7 @@ module github.com/mcpconform/mcpconform
 go 1.26.8
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/creack/pty v1.1.24
 	github.com/evanw/esbuild v0.28.2
 	github.com/google/jsonschema-go v0.4.3

@@ -32,6 +32,9 @@ type Server struct {
 	// (127.0.0.1 vs localhost), so they are different sites and Chromium
 	// puts the proxy in its own process, as a real host's would be.
 	HostURL, SandboxURL string
+	// stop ends the host page's long-lived requests (its app socket),
+	// which Shutdown does not wait for.
+	stop context.CancelFunc
 }
 
 // ServerOptions configure NewServer.
@@ -102,7 +105,9 @@ func NewServer(ctx context.Context, o ServerOptions) (*Server, error) {
 		s.SandboxURL = "http://" + s.sandboxLn.Addr().String()
 	}
 
-	s.hostSrv = &http.Server{Handler: s.hostMux(), ReadHeaderTimeout: 10 * time.Second}
+	life, stop := context.WithCancel(context.Background())
+	s.stop = stop
+	s.hostSrv = &http.Server{Handler: s.hostMux(), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return life }}
 	s.sandbox = &http.Server{Handler: s.sandboxMux(), ReadHeaderTimeout: 10 * time.Second}
 	go s.hostSrv.Serve(s.hostLn)
 	go s.sandbox.Serve(s.sandboxLn)
@@ -113,6 +118,9 @@ func NewServer(ctx context.Context, o ServerOptions) (*Server, error) {
 func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
+	if s.stop != nil {
+		s.stop()
+	}
 	if s.hostSrv != nil {
 		s.hostSrv.Shutdown(ctx)
 	} else if s.hostLn != nil {
@@ -150,6 +158,7 @@ func (s *Server) hostMux() *http.ServeMux {
 	})
 	m.HandleFunc("POST /api/chat", s.handleChat)
 	m.HandleFunc("POST /api/app", s.handleApp)
+	m.HandleFunc("GET /api/app/socket", func(w http.ResponseWriter, r *http.Request) { serveAppSocket(w, r, s.conns, s.defects) })
 	m.HandleFunc("POST /api/model-context", func(w http.ResponseWriter, r *http.Request) {
 		var body json.RawMessage
 		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&body); err != nil {

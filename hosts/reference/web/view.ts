@@ -5,6 +5,7 @@ import { config, sandboxOrigin, defect, variation, AVAILABLE_DISPLAY_MODES, dire
 import { el, sleep, log } from "./layout";
 import { followConversation, api, userMessage } from "./conversation";
 import { confirmDialog } from "./dialogs";
+import { appRequest } from "./appchannel";
 import { theme, locale, styles } from "./context";
 import { grantedPermissions, allowAttribute } from "./permissions";
 import { type DownloadItem, downloadItem, saveFile } from "./downloads";
@@ -465,7 +466,7 @@ export class AppView {
         case "resources/list": {
           if (msg.method !== "tools/call" && defect("resources-not-proxied")) return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
           const closeWaits = this.onProxied; // only calls made after the teardown request count
-          const r = await api<{ result?: any; error?: { code: number; message: string } }>("/api/app", { serverId: this.launch.serverId, method: msg.method, params: p });
+          const r = await appRequest({ serverId: this.launch.serverId, method: msg.method, params: p });
           if (r.error) return this.error(msg.id, r.error.code, r.error.message);
           if (msg.method === "tools/call" && r.result?.isError && defect("tool-error-as-rpc-error")) return this.error(msg.id, -32603, "tool failed");
           this.reply(msg.id, r.result);

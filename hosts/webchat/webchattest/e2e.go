@@ -77,6 +77,26 @@ func Run(t *testing.T, h hosts.Host, l *Logs, globs ...string) report.HostRun {
 	return hr
 }
 
+// WholeSuite runs every check against h, a product's driver pointed at
+// its imitation p, and asserts what every product's whole-suite run must
+// show: CheckRun; the hooks ran (the driver logged a dismissed modal, the
+// approved tool call and its experimental warning); p's session never
+// appears in the log. It returns the log for the product's own checks.
+func WholeSuite(t *testing.T, h hosts.Host, p *Product) *Logs {
+	t.Helper()
+	var l Logs
+	CheckRun(t, h, Run(t, h, &l))
+	for _, want := range []string{"dismissed a modal", "approved the model's tool call", "experimental"} {
+		if !strings.Contains(l.String(), want) {
+			t.Errorf("the driver's log lacks %q:\n%s", want, l.String())
+		}
+	}
+	if strings.Contains(l.String(), p.Session) {
+		t.Error("the storage state's session value appears in the log")
+	}
+	return &l
+}
+
 // SetupFails runs Setup of h with appTimeout, tears it down, and returns
 // Setup's error (the test fails when there is none), how long it took and
 // the log.

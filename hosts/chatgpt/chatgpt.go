@@ -24,9 +24,6 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 )
 
-// Experimental marks the driver as not verified against the live product.
-const Experimental = true
-
 // Profile is ChatGPT's built-in profile.
 func Profile() webchat.Profile {
 	return webchat.Typical(webchat.Profile{

@@ -112,17 +112,7 @@ func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration) {
 // nothing makes Setup fail fast, naming the variable.
 func TestBrokenSendSelectorFailsFast(t *testing.T) {
 	_, vars := imitation(t)
-	webchattest.Setenv(t, vars, map[string]string{
-		"MCPCONFORM_CLAUDE_SEND_SELECTOR": `button[aria-label="Send Message Now"]`,
-		"MCPCONFORM_CLAUDE_PAGE_TIMEOUT":  "2s",
-	})
-	err, took := setupFails(t, 30*time.Second)
-	if !strings.Contains(err.Error(), "MCPCONFORM_CLAUDE_SEND_SELECTOR") || !strings.Contains(err.Error(), "set by") {
-		t.Errorf("the error does not name the overridden variable: %v", err)
-	}
-	if took > 15*time.Second {
-		t.Errorf("took %s to fail with a 2s page timeout", took)
-	}
+	webchattest.OverrideFailsFast(t, "claude", claude.New, vars, "MCPCONFORM_CLAUDE_SEND_SELECTOR", `button[aria-label="Send Message Now"]`)
 }
 
 // Without the cookie-banner hook, the banner swallows the clicks and the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +112,23 @@ func SetupFails(t *testing.T, h hosts.Host, appTimeout time.Duration) (error, ti
 		t.Fatal("Setup succeeded")
 	}
 	return err, time.Since(start), &l
+}
+
+// OverrideFailsFast puts vars into the test's environment with variable
+// (a selector of product's) overridden to value, which matches nothing,
+// and a 2 s page timeout. Setup of newHost() must then fail within 15 s,
+// naming the variable and the value it set: an override is used without
+// a rebuild, and a dead one does not wait out the usual timeouts.
+func OverrideFailsFast(t *testing.T, product string, newHost func() *webchat.Chat, vars map[string]string, variable, value string) {
+	t.Helper()
+	Setenv(t, vars, map[string]string{variable: value, "MCPCONFORM_" + strings.ToUpper(product) + "_PAGE_TIMEOUT": "2s"})
+	err, took, _ := SetupFails(t, newHost(), 30*time.Second)
+	if !strings.Contains(err.Error(), variable) || !strings.Contains(err.Error(), strconv.Quote(value)+" (set by") {
+		t.Errorf("the error does not name the overridden variable and its value: %v", err)
+	}
+	if took > 15*time.Second {
+		t.Errorf("took %s to fail with a 2s page timeout", took)
+	}
 }
 
 // Setenv puts each of vars into the test's environment (t.Setenv), later

@@ -239,7 +239,12 @@ func (b *Browser) NewContext(opts playwright.BrowserNewContextOptions) (playwrig
 // NewPage opens a page in a new context (NewContext with default options).
 // The caller closes the context, which closes the page.
 func (b *Browser) NewPage() (playwright.BrowserContext, playwright.Page, error) {
-	c, err := b.NewContext(playwright.BrowserNewContextOptions{})
+	return b.NewPageWith(playwright.BrowserNewContextOptions{})
+}
+
+// NewPageWith is NewPage of a context with opts.
+func (b *Browser) NewPageWith(opts playwright.BrowserNewContextOptions) (playwright.BrowserContext, playwright.Page, error) {
+	c, err := b.NewContext(opts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -70,15 +70,8 @@ func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
 	})
 
 	run := func(t *testing.T, mode string) (report.HostRun, error, *countingHost) {
-		c, err := br.NewContext(pwOpts())
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, p := newPage(t, br)
 		t.Cleanup(func() { c.Close() })
-		p, err := c.NewPage()
-		if err != nil {
-			t.Fatal(err)
-		}
 		if _, err := p.Goto("http://" + ln.Addr().String() + "/?mode=" + mode); err != nil {
 			t.Fatal(err)
 		}

@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/mxschmitt/playwright-go"
-
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
 )
@@ -41,5 +39,3 @@ func serveLoopback(t *testing.T, h http.HandlerFunc) net.Listener {
 	t.Cleanup(func() { srv.Close() })
 	return ln
 }
-
-func pwOpts() playwright.BrowserNewContextOptions { return playwright.BrowserNewContextOptions{} }

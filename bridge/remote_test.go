@@ -25,6 +25,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/internal/proctree"
+	"github.com/mcpconform/mcpconform/internal/testwait"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/runner"
 )
@@ -126,13 +127,7 @@ func playwrightServer(t *testing.T, p bridge.Paths, unsafe bool, env ...string) 
 			}
 		}
 	}()
-	select {
-	case ws := <-lines:
-		return ws
-	case <-time.After(60 * time.Second):
-		t.Fatal("the Playwright server did not say where it listens within 60s")
-	}
-	return ""
+	return testwait.Recv(t, lines, 60*time.Second, "the Playwright server did not say where it listens within 60s")
 }
 
 // fakeBrowsers is a PLAYWRIGHT_BROWSERS_PATH whose Chromium builds are the

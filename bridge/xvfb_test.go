@@ -46,12 +46,7 @@ func TestHeadedWithoutDisplayStartsXvfb(t *testing.T) {
 	if err != nil {
 		t.Fatalf("headed launch on Xvfb %s: %v", x.Display, err)
 	}
-	c, err := br.NewContext(pwOpts())
-	if err != nil {
-		br.Close()
-		t.Fatal(err)
-	}
-	p, err := c.NewPage()
+	_, p, err := br.NewPage() // the context closes with the browser
 	if err != nil {
 		br.Close()
 		t.Fatal(err)

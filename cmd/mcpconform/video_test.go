@@ -128,15 +128,11 @@ func TestRunVideoRecordsTheHostAndTheReportsLinkIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer br.Close()
-	ctx, err := br.NewContext(playwright.BrowserNewContextOptions{})
+	ctx, pg, err := br.NewPage()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ctx.Close()
-	pg, err := ctx.NewPage()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var consoleErrors []string
 	pg.OnConsole(func(m playwright.ConsoleMessage) {
 		if m.Type() == "error" {

@@ -24,9 +24,6 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 )
 
-// Experimental marks the driver as not verified against the live product.
-const Experimental = true
-
 // Profile is ChatGPT's built-in profile.
 func Profile() webchat.Profile {
 	return webchat.Typical(webchat.Profile{
@@ -55,29 +52,19 @@ func Profile() webchat.Profile {
 	})
 }
 
-// Host drives ChatGPT: a webchat.Chat, whose capability methods it has.
-type Host struct{ *webchat.Chat }
-
-// newChat builds the driver, registered as --host chatgpt. Its one hook
-// is ChatGPT's prompt step; the rest are webchat's defaults.
-var newChat = webchat.Register(Profile, webchat.Hooks{SendPrompt: sendPrompt})
-
-// New returns the ChatGPT driver, configured from the environment.
-func New() *Host { return NewWithOptions(webchat.Options{}) }
-
-// NewWithOptions returns the ChatGPT driver.
-func NewWithOptions(o webchat.Options) *Host { return &Host{newChat(o)} }
+// New returns the ChatGPT driver (a webchat.Chat), configured from the
+// environment, and NewWithOptions the driver with o; it is registered as
+// --host chatgpt. Its one hook is ChatGPT's prompt step; the rest are
+// webchat's defaults.
+var New, NewWithOptions = webchat.Register(Profile, webchat.Hooks{SendPrompt: sendPrompt})
 
 // sendPrompt picks the connector from the @-mention picker first (typed key
 // by key: the picker opens on input events) and then types the prompt: the
 // model only sees a developer-mode connector's tools once it is picked.
 func sendPrompt(ctx context.Context, c *webchat.Chat, prompt string) error {
-	composer, err := c.WaitVisible("Composer", 0)
+	composer, err := c.ClickVisible("Composer", "the composer")
 	if err != nil {
 		return err
-	}
-	if err := composer.Click(); err != nil {
-		return c.ActionError("clicking the composer", "Composer", err)
 	}
 	if err := composer.Fill(""); err != nil {
 		return c.ActionError("clearing the composer", "Composer", err)

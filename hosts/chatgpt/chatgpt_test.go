@@ -40,31 +40,19 @@ var env = webchattest.Env
 // frame selector, and each check gets the status the imitation earns.
 func TestSuiteThroughChatGPTDriver(t *testing.T) {
 	p, vars := imitation(t)
-	var l logs
-	h := chatgpt.NewWithOptions(webchat.Options{Getenv: lookup(vars)})
-	hr := webchattest.Run(t, h, &l)
-	webchattest.CheckRun(t, h, hr)
-	// The hooks really ran: the modal was dismissed, the tool call
-	// confirmed, and the prompt reached the model with the app picked in
-	// the mention picker (the imitation's model ignores it otherwise).
-	for _, want := range []string{"dismissed a modal", "approved the model's tool call", "experimental"} {
-		if !strings.Contains(l.String(), want) {
-			t.Errorf("the driver's log lacks %q:\n%s", want, l.String())
-		}
-	}
+	// The hooks really ran (WholeSuite: the modal was dismissed, the tool
+	// call confirmed), and the prompt reached the model with the app picked
+	// in the mention picker (the imitation's model ignores it otherwise).
+	webchattest.WholeSuite(t, chatgpt.NewWithOptions(webchat.Options{Getenv: lookup(vars)}), p)
 	builtin := chatgpt.Profile()
 	if msgs := p.UserMessages(); len(msgs) == 0 || msgs[0] != builtin.ExpandedPrompt() {
 		t.Errorf("the first user message is not the prompt: %q", msgs)
-	}
-	// The session never shows up in the logs.
-	if strings.Contains(l.String(), p.Session) {
-		t.Error("the storage state's session cookie appears in the log")
 	}
 }
 
 func TestEmptyStorageStateCountsAsMissing(t *testing.T) {
 	_, vars := imitation(t)
-	webchattest.EmptyStorageStateCountsAsMissing(t, "chatgpt", vars, func(o webchat.Options) *webchat.Chat { return chatgpt.NewWithOptions(o).Chat })
+	webchattest.EmptyStorageStateCountsAsMissing(t, "chatgpt", vars, chatgpt.NewWithOptions)
 }
 
 // setupFails runs Setup with the real environment (t.Setenv) and returns
@@ -74,35 +62,18 @@ func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration, *
 	return webchattest.SetupFails(t, chatgpt.New(), appTimeout)
 }
 
-// overriddenSetupFails starts the imitation, sets overrides on top of its
-// environment and returns Setup's error (it must fail within 30 s) and how
-// long Setup took.
-func overriddenSetupFails(t *testing.T, overrides map[string]string) (error, time.Duration) {
-	t.Helper()
-	_, vars := imitation(t)
-	webchattest.Setenv(t, vars, overrides)
-	err, took, _ := setupFails(t, 30*time.Second)
-	return err, took
-}
-
 // A selector overridden through the environment, without a rebuild, is
 // used; when it matches nothing, Setup fails fast naming the variable.
 func TestBrokenSelectorOverrideFailsFast(t *testing.T) {
-	err, took := overriddenSetupFails(t, map[string]string{
-		"MCPCONFORM_CHATGPT_COMPOSER_SELECTOR": "#prompt-textarea-v2",
-		"MCPCONFORM_CHATGPT_PAGE_TIMEOUT":      "2s",
-	})
-	if !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_COMPOSER_SELECTOR") || !strings.Contains(err.Error(), `"#prompt-textarea-v2" (set by`) {
-		t.Errorf("the error does not name the overridden variable: %v", err)
-	}
-	if took > 15*time.Second {
-		t.Errorf("took %s to fail with a 2s page timeout", took)
-	}
+	_, vars := imitation(t)
+	webchattest.OverrideFailsFast(t, "chatgpt", chatgpt.New, vars, "MCPCONFORM_CHATGPT_COMPOSER_SELECTOR", "#prompt-textarea-v2")
 }
 
 // A selector Playwright cannot parse fails before anything is loaded.
 func TestUnparsableSelectorFailsAtOnce(t *testing.T) {
-	err, took := overriddenSetupFails(t, map[string]string{"MCPCONFORM_CHATGPT_SEND_SELECTOR": `button[data-testid="send-button"`})
+	_, vars := imitation(t)
+	webchattest.Setenv(t, vars, map[string]string{"MCPCONFORM_CHATGPT_SEND_SELECTOR": `button[data-testid="send-button"`})
+	err, took, _ := setupFails(t, 30*time.Second)
 	if !strings.Contains(err.Error(), "MCPCONFORM_CHATGPT_SEND_SELECTOR") || !strings.Contains(err.Error(), "not a valid selector") {
 		t.Errorf("want an invalid-selector error naming the variable, got %v", err)
 	}

@@ -29,9 +29,6 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 )
 
-// Experimental marks the driver as not verified against the live product.
-const Experimental = true
-
 // Profile is Claude's built-in profile.
 func Profile() webchat.Profile {
 	return webchat.Typical(webchat.Profile{
@@ -59,20 +56,12 @@ func Profile() webchat.Profile {
 	})
 }
 
-// Host drives Claude: a webchat.Chat, whose capability methods it has.
-type Host struct{ *webchat.Chat }
-
-// newChat builds the driver, registered as --host claude. Its one hook is
-// Claude's prompt step; the rest are webchat's defaults (among them
-// CommitMessage: the profile's CommitDrafts makes it accept Claude's
-// drafted ui/message and send it).
-var newChat = webchat.Register(Profile, webchat.Hooks{SendPrompt: sendPrompt})
-
-// New returns the Claude driver, configured from the environment.
-func New() *Host { return NewWithOptions(webchat.Options{}) }
-
-// NewWithOptions returns the Claude driver.
-func NewWithOptions(o webchat.Options) *Host { return &Host{newChat(o)} }
+// New returns the Claude driver (a webchat.Chat), configured from the
+// environment, and NewWithOptions the driver with o; it is registered as
+// --host claude. Its one hook is Claude's prompt step; the rest are
+// webchat's defaults (among them CommitMessage: the profile's CommitDrafts
+// makes it accept Claude's drafted ui/message and send it).
+var New, NewWithOptions = webchat.Register(Profile, webchat.Hooks{SendPrompt: sendPrompt})
 
 // sendPrompt dismisses the cookie banner first (typing and Enter are
 // swallowed while it is up), retries the typing until the composer holds

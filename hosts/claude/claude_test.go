@@ -45,22 +45,11 @@ func marker(msgs []string) string {
 // committed by the driver so messages/add-to-conversation passes.
 func TestSuiteThroughClaudeDriver(t *testing.T) {
 	p, vars := imitation(t)
-	var l webchattest.Logs
-	h := claude.NewWithOptions(webchat.Options{Getenv: webchattest.Lookup(vars)})
-	hr := run(t, h, &l)
-	webchattest.CheckRun(t, h, hr)
-	for _, want := range []string{"dismissed a modal", "approved the model's tool call", "experimental"} {
-		if !strings.Contains(l.String(), want) {
-			t.Errorf("the driver's log lacks %q:\n%s", want, l.String())
-		}
-	}
+	webchattest.WholeSuite(t, claude.NewWithOptions(webchat.Options{Getenv: webchattest.Lookup(vars)}), p)
 	// The drafted messages reached the model only because the driver sent
 	// them: the imitation never sends a ui/message by itself.
 	if marker(p.UserMessages()) == "" {
 		t.Errorf("the model never received the drafted marker message: %q", p.UserMessages())
-	}
-	if strings.Contains(l.String(), p.Session) {
-		t.Error("the session value appears in the log")
 	}
 }
 
@@ -84,14 +73,14 @@ func TestUncommittedDraftFailsTheCheck(t *testing.T) {
 // prefilled leaves text in the composer before the trigger click, as a user
 // who was typing: Claude then proposes to replace it, and the commit hook
 // must accept the proposal instead of sending the half-written text.
-type prefilled struct{ *claude.Host }
+type prefilled struct{ *webchat.Chat }
 
 func (p prefilled) ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	builtin := claude.Profile()
 	if err := p.Page.Locator(builtin.Sel("Composer")).Fill("half-written text"); err != nil {
 		return protocol.Result{}, err
 	}
-	return p.Host.ClickTrigger(ctx, req)
+	return p.Chat.ClickTrigger(ctx, req)
 }
 
 func TestCommitAcceptsTheReplaceProposal(t *testing.T) {
@@ -123,17 +112,7 @@ func setupFails(t *testing.T, appTimeout time.Duration) (error, time.Duration) {
 // nothing makes Setup fail fast, naming the variable.
 func TestBrokenSendSelectorFailsFast(t *testing.T) {
 	_, vars := imitation(t)
-	webchattest.Setenv(t, vars, map[string]string{
-		"MCPCONFORM_CLAUDE_SEND_SELECTOR": `button[aria-label="Send Message Now"]`,
-		"MCPCONFORM_CLAUDE_PAGE_TIMEOUT":  "2s",
-	})
-	err, took := setupFails(t, 30*time.Second)
-	if !strings.Contains(err.Error(), "MCPCONFORM_CLAUDE_SEND_SELECTOR") || !strings.Contains(err.Error(), "set by") {
-		t.Errorf("the error does not name the overridden variable: %v", err)
-	}
-	if took > 15*time.Second {
-		t.Errorf("took %s to fail with a 2s page timeout", took)
-	}
+	webchattest.OverrideFailsFast(t, "claude", claude.New, vars, "MCPCONFORM_CLAUDE_SEND_SELECTOR", `button[aria-label="Send Message Now"]`)
 }
 
 // Without the cookie-banner hook, the banner swallows the clicks and the
@@ -152,5 +131,5 @@ func TestWithoutTheCookieBannerHookSetupFails(t *testing.T) {
 
 func TestEmptyStorageStateCountsAsMissing(t *testing.T) {
 	_, vars := imitation(t)
-	webchattest.EmptyStorageStateCountsAsMissing(t, "claude", vars, func(o webchat.Options) *webchat.Chat { return claude.NewWithOptions(o).Chat })
+	webchattest.EmptyStorageStateCountsAsMissing(t, "claude", vars, claude.NewWithOptions)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/internal/operator"
 	"github.com/mcpconform/mcpconform/internal/ptytest"
+	"github.com/mcpconform/mcpconform/internal/testwait"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -213,13 +214,7 @@ func runAsync(ctx context.Context, h *Host, suite *fakeSuite) <-chan ran {
 // await is the background run's outcome; after 20 s the test fails.
 func await(t *testing.T, done <-chan ran) ran {
 	t.Helper()
-	select {
-	case r := <-done:
-		return r
-	case <-time.After(20 * time.Second):
-		t.Fatal("the run never ended")
-	}
-	return ran{}
+	return testwait.Recv(t, done, 20*time.Second, "the run never ended")
 }
 
 // Without an operator the host has no capability: checks that need none

@@ -39,6 +39,20 @@ func (c *Chat) WaitVisible(field string, timeout time.Duration) (playwright.Loca
 	return l, nil
 }
 
+// ClickVisible waits for the profile's field to be visible (WaitVisible)
+// and clicks it; a click that fails is an ActionError saying what was
+// clicked (what: "the composer", "send").
+func (c *Chat) ClickVisible(field, what string) (playwright.Locator, error) {
+	l, err := c.WaitVisible(field, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.Click(); err != nil {
+		return nil, c.ActionError("clicking "+what, field, err)
+	}
+	return l, nil
+}
+
 // ComposerText is the composer's current text, trimmed.
 func (c *Chat) ComposerText() (string, error) {
 	t, err := c.Locator("Composer").InnerText(playwright.LocatorInnerTextOptions{Timeout: playwright.Float(2000)})
@@ -49,12 +63,9 @@ func (c *Chat) ComposerText() (string, error) {
 // with text and checks that it took (an overlay can swallow the input).
 func (c *Chat) FillComposer(ctx context.Context, text string) error {
 	p := c.Profile
-	composer, err := c.WaitVisible("Composer", 0)
+	composer, err := c.ClickVisible("Composer", "the composer")
 	if err != nil {
 		return err
-	}
-	if err := composer.Click(); err != nil {
-		return c.ActionError("clicking the composer", "Composer", err)
 	}
 	if err := composer.Fill(text); err != nil {
 		return c.ActionError("typing into the composer", "Composer", err)
@@ -93,12 +104,8 @@ func (c *Chat) PickMention(ctx context.Context) error {
 // empty: the message left.
 func (c *Chat) SendComposer(ctx context.Context) error {
 	p := c.Profile
-	send, err := c.WaitVisible("Send", 0)
-	if err != nil {
+	if _, err := c.ClickVisible("Send", "send"); err != nil {
 		return err
-	}
-	if err := send.Click(); err != nil {
-		return c.ActionError("clicking send", "Send", err)
 	}
 	return c.waitFor(ctx, p.PageTimeout, func() (bool, error) {
 		t, err := c.ComposerText()

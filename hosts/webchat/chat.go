@@ -72,12 +72,15 @@ func New(builtin Profile, h Hooks, o Options) *Chat {
 
 // Register makes a product's driver known as --host <Product> (a
 // product package calls it when its package variables are initialised;
-// hosts/builtin imports the package) and returns its constructor: a
-// product differs from another only by its profile and its hooks.
-func Register(profile func() Profile, h Hooks) func(Options) *Chat {
-	newChat := func(o Options) *Chat { return New(profile(), h, o) }
-	hosts.Register(profile().Product, func() hosts.Host { return newChat(Options{}) })
-	return newChat
+// hosts/builtin imports the package) and returns its constructors, which
+// the product package exports as its New and NewWithOptions: one
+// configured from the environment, one with o. A product differs from
+// another only by its profile and its hooks.
+func Register(profile func() Profile, h Hooks) (newDefault func() *Chat, newWith func(Options) *Chat) {
+	newWith = func(o Options) *Chat { return New(profile(), h, o) }
+	newDefault = func() *Chat { return newWith(Options{}) }
+	hosts.Register(profile().Product, func() hosts.Host { return newDefault() })
+	return newDefault, newWith
 }
 
 // Builtin is the product's built-in profile (before the environment).

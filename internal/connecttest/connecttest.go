@@ -32,15 +32,11 @@ func NewPerson(t testing.TB, b *bridge.Browser, serverURLs ...string) *Person {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close() })
-	bctx, err := b.NewContext(playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}})
+	bctx, page, err := b.NewPageWith(playwright.BrowserNewContextOptions{Viewport: &playwright.Size{Width: 1280, Height: 900}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bctx.Close() })
-	page, err := bctx.NewPage()
-	if err != nil {
-		t.Fatal(err)
-	}
 	return &Person{Page: page, srv: srv}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/internal/ptytest"
+	"github.com/mcpconform/mcpconform/internal/testwait"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -28,13 +29,7 @@ func perform(ctx context.Context, o *Operator, req protocol.Request) chan outcom
 
 func get(t *testing.T, ch chan outcome) outcome {
 	t.Helper()
-	select {
-	case o := <-ch:
-		return o
-	case <-time.After(10 * time.Second):
-		t.Fatal("Perform never returned")
-	}
-	return outcome{}
+	return testwait.Recv(t, ch, 10*time.Second, "Perform never returned")
 }
 
 func TestTheTTYIsATerminalAndAPipeIsNot(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +78,26 @@ func Run(t *testing.T, h hosts.Host, l *Logs, globs ...string) report.HostRun {
 	return hr
 }
 
+// WholeSuite runs every check against h, a product's driver pointed at
+// its imitation p, and asserts what every product's whole-suite run must
+// show: CheckRun; the hooks ran (the driver logged a dismissed modal, the
+// approved tool call and its experimental warning); p's session never
+// appears in the log. It returns the log for the product's own checks.
+func WholeSuite(t *testing.T, h hosts.Host, p *Product) *Logs {
+	t.Helper()
+	var l Logs
+	CheckRun(t, h, Run(t, h, &l))
+	for _, want := range []string{"dismissed a modal", "approved the model's tool call", "experimental"} {
+		if !strings.Contains(l.String(), want) {
+			t.Errorf("the driver's log lacks %q:\n%s", want, l.String())
+		}
+	}
+	if strings.Contains(l.String(), p.Session) {
+		t.Error("the storage state's session value appears in the log")
+	}
+	return &l
+}
+
 // SetupFails runs Setup of h with appTimeout, tears it down, and returns
 // Setup's error (the test fails when there is none), how long it took and
 // the log.
@@ -91,6 +112,23 @@ func SetupFails(t *testing.T, h hosts.Host, appTimeout time.Duration) (error, ti
 		t.Fatal("Setup succeeded")
 	}
 	return err, time.Since(start), &l
+}
+
+// OverrideFailsFast puts vars into the test's environment with variable
+// (a selector of product's) overridden to value, which matches nothing,
+// and a 2 s page timeout. Setup of newHost() must then fail within 15 s,
+// naming the variable and the value it set: an override is used without
+// a rebuild, and a dead one does not wait out the usual timeouts.
+func OverrideFailsFast(t *testing.T, product string, newHost func() *webchat.Chat, vars map[string]string, variable, value string) {
+	t.Helper()
+	Setenv(t, vars, map[string]string{variable: value, "MCPCONFORM_" + strings.ToUpper(product) + "_PAGE_TIMEOUT": "2s"})
+	err, took, _ := SetupFails(t, newHost(), 30*time.Second)
+	if !strings.Contains(err.Error(), variable) || !strings.Contains(err.Error(), strconv.Quote(value)+" (set by") {
+		t.Errorf("the error does not name the overridden variable and its value: %v", err)
+	}
+	if took > 15*time.Second {
+		t.Errorf("took %s to fail with a 2s page timeout", took)
+	}
 }
 
 // Setenv puts each of vars into the test's environment (t.Setenv), later

@@ -48,6 +48,10 @@ var Variations = []Variation{
 	{"request-teardown-ignored", "ui/notifications/request-teardown is logged and ignored: \"Host MAY defer or ignore\" (draft L1458)"},
 	{"rerender-once", "300 ms after ui/notifications/initialized the host tears the View down gracefully (ui/resource-teardown, awaited) and renders it again from scratch; the fresh View sends ui/initialize and gets tool-input and tool-result again: the spec bounds messages per View instance (\"sent at most once\", S L1118) and does not forbid re-rendering"},
 	{"message-consent", "ui/message waits for the user's consent in a dialog (the driver accepts it) before it is answered and added: \"Host MAY request user consent\" (S L1034)"},
+	{"display-mode-unknown-current", "ui/request-display-mode with a missing or unknown mode is answered with the current mode instead of an error: \"If the requested mode is not available, Host SHOULD return the current display mode in the response\" (S L788)"},
+	{"errors-internal-code", "requests refused for bad params are answered -32603, as an SDK host whose schema validation throws: the spec's ui/ errors are \"code: -32000, // Implementation-defined error\" (S §ui/open-link, §ui/message), no code is fixed"},
+	{"resources-list-unproxied", "serverResources is advertised and resources/read is proxied, but resources/list answers -32601: the View's subset of MCP messages is tools/call, resources/read, notifications/message and ping (S §Standard MCP Messages), and serverResources means \"Host can proxy resource reads\" (S L622-660)"},
+	{"context-open-fields", "availableDisplayModes lists a host-specific mode beyond inline/fullscreen/pip and deviceCapabilities carries a key beyond touch and hover: availableDisplayModes is string[] (S L552) and HostContext is passthrough (SDK McpUiHostContextSchema)"},
 }
 
 // VariationSet is a validated set of variation names.

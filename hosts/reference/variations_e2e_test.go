@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -416,6 +417,52 @@ func TestVariationsTakeEffect(t *testing.T) {
 		}
 		if txt, _ := p.page.Locator(`[data-testid="conversation"]`).TextContent(); !strings.Contains(txt, "consent-marker") {
 			t.Error("the message did not reach the conversation after consent")
+		}
+	})
+	one("display-mode-unknown-current", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-mode-current")
+		for _, params := range []map[string]any{{"mode": "bogus"}, {}} {
+			r := p.rpc("ui/request-display-mode", params, false)
+			if res, _ := r["result"].(map[string]any); res == nil || res["mode"] != "inline" {
+				t.Errorf("ui/request-display-mode %v answered %v, want {mode: inline}", params, r)
+			}
+		}
+		if r := p.rpc("ui/open-link", map[string]any{}, false); errCode(r) != -32602 {
+			t.Errorf("ui/open-link without url answered %v, want -32602 still", r)
+		}
+	})
+	one("errors-internal-code", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-32603")
+		if r := p.rpc("ui/open-link", map[string]any{}, false); errCode(r) != -32603 {
+			t.Errorf("ui/open-link without url answered %v, want -32603", r)
+		}
+		if r := p.rpc("ui/request-display-mode", map[string]any{"mode": "bogus"}, false); errCode(r) != -32603 {
+			t.Errorf("a bad display mode answered %v, want -32603", r)
+		}
+		if r := p.rpc("no/such-method", map[string]any{}, false); errCode(r) != -32601 {
+			t.Errorf("an unknown method answered %v, want -32601 still", r)
+		}
+	})
+	one("resources-list-unproxied", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-res-list")
+		if _, ok := p.initResult()["hostCapabilities"].(map[string]any)["serverResources"]; !ok {
+			t.Error("serverResources is not advertised")
+		}
+		if r := p.rpc("resources/list", map[string]any{}, false); errCode(r) != -32601 {
+			t.Errorf("resources/list answered %v, want -32601", r)
+		}
+		if r := p.rpc("resources/read", map[string]any{"uri": "ui://mcpconform/suite.html"}, false); r["result"] == nil {
+			t.Errorf("resources/read answered %v, want the contents", r)
+		}
+	})
+	one("context-open-fields", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-ctx-open")
+		ctx := p.initResult()["hostContext"].(map[string]any)
+		if modes, _ := ctx["availableDisplayModes"].([]any); !slices.Contains(modes, any("x-reference-sidebar")) {
+			t.Errorf("availableDisplayModes %v, want x-reference-sidebar among them", ctx["availableDisplayModes"])
+		}
+		if d, _ := ctx["deviceCapabilities"].(map[string]any); d == nil || d["keyboard"] != "physical" || d["hover"] != true {
+			t.Errorf("deviceCapabilities %v, want touch, hover and keyboard", ctx["deviceCapabilities"])
 		}
 	})
 

@@ -333,6 +333,12 @@ export class AppView {
     if (variation("display-modes-inline-only")) ctx.availableDisplayModes = ["inline"];
     if (variation("display-modes-absent")) delete ctx.availableDisplayModes;
     if (variation("payload-extra-keys")) ctx["x-reference-extra"] = { note: "an unknown hostContext key" };
+    if (variation("context-open-fields")) {
+      // A host-specific mode no View can request here, and a device
+      // capability beyond touch and hover.
+      if (Array.isArray(ctx.availableDisplayModes)) ctx.availableDisplayModes = [...(ctx.availableDisplayModes as string[]), "x-reference-sidebar"];
+      ctx.deviceCapabilities = { touch: false, hover: true, keyboard: "physical" };
+    }
     return ctx;
   }
 
@@ -429,6 +435,8 @@ export class AppView {
     // The errors-32000 variation: refusals for bad params use the generic
     // server-error code.
     if (code === -32602 && variation("errors-32000")) code = -32000;
+    // errors-internal-code: as an SDK host whose schema validation throws.
+    if (code === -32602 && variation("errors-internal-code")) code = -32603;
     this.send({ jsonrpc: "2.0", id, error: { code, message } });
   }
 
@@ -465,6 +473,7 @@ export class AppView {
         case "resources/read":
         case "resources/list": {
           if (msg.method !== "tools/call" && defect("resources-not-proxied")) return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
+          if (msg.method === "resources/list" && variation("resources-list-unproxied")) return this.error(msg.id, -32601, "Method not found: resources/list");
           const closeWaits = this.onProxied; // only calls made after the teardown request count
           const r = await appRequest({ serverId: this.launch.serverId, method: msg.method, params: p });
           if (r.error) return this.error(msg.id, r.error.code, r.error.message);
@@ -555,6 +564,7 @@ export class AppView {
         case "ui/request-display-mode": {
           const want = p.mode;
           if (typeof want !== "string" || !DISPLAY_MODES.includes(want)) {
+            if (variation("display-mode-unknown-current")) return this.reply(msg.id, { mode: this.displayMode });
             if (!defect("invalid-params-accepted")) return this.error(msg.id, -32602, `Invalid params: mode must be one of ${DISPLAY_MODES.join(", ")}`);
           }
           // Never switch to a mode the app did not declare (S L786); answer

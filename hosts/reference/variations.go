@@ -52,6 +52,7 @@ var Variations = []Variation{
 	{"errors-internal-code", "requests refused for bad params are answered -32603, as an SDK host whose schema validation throws: the spec's ui/ errors are \"code: -32000, // Implementation-defined error\" (S §ui/open-link, §ui/message), no code is fixed"},
 	{"resources-list-unproxied", "serverResources is advertised and resources/read is proxied, but resources/list answers -32601: the View's subset of MCP messages is tools/call, resources/read, notifications/message and ping (S §Standard MCP Messages), and serverResources means \"Host can proxy resource reads\" (S L622-660)"},
 	{"context-open-fields", "availableDisplayModes lists a host-specific mode beyond inline/fullscreen/pip and deviceCapabilities carries a key beyond touch and hover: availableDisplayModes is string[] (S L552) and HostContext is passthrough (SDK McpUiHostContextSchema)"},
+	{"suite-call-cancelled", "the host cancels the suite's own tool call (tool-cancelled, reason \"classifier intervention\") and never sends its tool-result, although the server completed it: \"Host MUST send this notification if the tool execution was cancelled. This can occur due to user action, sampling error, classifier intervention, or other interruptions\" (S L1169); tool-result is owed only \"when tool execution completes\" for the View (S L1155)"},
 }
 
 // VariationSet is a validated set of variation names.

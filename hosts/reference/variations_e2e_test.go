@@ -455,6 +455,18 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Errorf("resources/read answered %v, want the contents", r)
 		}
 	})
+	one("suite-call-cancelled", func(t *testing.T, p *varPage) {
+		p.openSuiteView()
+		p.waitLog("→ view", "ui/notifications/tool-cancelled")
+		c := p.sent("ui/notifications/tool-cancelled")
+		if len(c) != 1 || c[0]["params"].(map[string]any)["reason"] != "classifier intervention" {
+			t.Errorf("tool-cancelled sent to the suite's View: %v, want one with reason \"classifier intervention\"", c)
+		}
+		time.Sleep(300 * time.Millisecond)
+		if r := p.sent("ui/notifications/tool-result"); len(r) != 0 {
+			t.Errorf("tool-result sent to the suite's View after cancelling its call: %v", r)
+		}
+	})
 	one("context-open-fields", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-ctx-open")
 		ctx := p.initResult()["hostContext"].(map[string]any)

@@ -617,6 +617,12 @@ export class AppView {
     const out = this.outcome;
     if (!out || !this.inputSent || this.outcomeSent || this.removed) return;
     this.outcomeSent = true;
+    // The variation: the host cancels the suite's own call (a classifier
+    // intervened) although the server completed it.
+    if (variation("suite-call-cancelled") && this.launch.tool.name === "conformance_suite") {
+      this.notify("ui/notifications/tool-cancelled", { reason: "classifier intervention" });
+      return;
+    }
     if (out.cancelled !== undefined) {
       if (!defect("no-tool-cancelled")) this.notify("ui/notifications/tool-cancelled", { reason: out.cancelled });
       return;

@@ -455,6 +455,22 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Errorf("resources/read answered %v, want the contents", r)
 		}
 	})
+	one("content-images-only", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-images")
+		caps := p.initResult()["hostCapabilities"].(map[string]any)
+		for _, c := range []string{"message", "updateModelContext"} {
+			if m, _ := caps[c].(map[string]any); len(m) != 1 || m["image"] == nil {
+				t.Errorf("hostCapabilities.%s %v, want {image: {}}", c, caps[c])
+			}
+		}
+		text := []any{map[string]any{"type": "text", "text": "images-only"}}
+		if r := p.rpc("ui/message", map[string]any{"role": "user", "content": text}, false); errCode(r) != -32602 {
+			t.Errorf("ui/message with text answered %v, want -32602", r)
+		}
+		if r := p.rpc("ui/update-model-context", map[string]any{"content": text}, false); errCode(r) != -32602 {
+			t.Errorf("ui/update-model-context with text answered %v, want -32602", r)
+		}
+	})
 	one("suite-call-cancelled", func(t *testing.T, p *varPage) {
 		p.openSuiteView()
 		p.waitLog("→ view", "ui/notifications/tool-cancelled")

@@ -360,6 +360,10 @@ export class AppView {
       sandbox,
     };
     for (const c of OPTIONAL_CAPABILITIES) if (!offers(c)) delete caps[c];
+    if (variation("content-images-only")) {
+      if (caps.message) caps.message = { image: {} };
+      if (caps.updateModelContext) caps.updateModelContext = { image: {} };
+    }
     return caps;
   }
 
@@ -487,6 +491,7 @@ export class AppView {
           // shows, a single block (ext-apps #48): both are accepted.
           if (!Array.isArray(p.content) && defect("message-object-content-unanswered")) return;
           if (p.role !== "user") return this.error(msg.id, -32602, "ui/message: role must be user");
+          if (variation("content-images-only")) return this.error(msg.id, -32602, "ui/message: this host takes image content only");
           const blocks = Array.isArray(p.content) ? p.content : p.content ? [p.content] : [];
           const text = blocks.filter((b: any) => b?.type === "text").map((b: any) => b.text).join("\n");
           if (!text) return this.error(msg.id, -32602, "ui/message: no text content");
@@ -552,6 +557,7 @@ export class AppView {
         }
         case "ui/update-model-context":
           if (defect("update-model-context-unimplemented")) return this.error(msg.id, -32601, "Method not found: ui/update-model-context");
+          if (variation("content-images-only")) return this.error(msg.id, -32602, "ui/update-model-context: this host takes image content only");
           await api("/api/model-context", p);
           return this.reply(msg.id, {});
         case "sampling/createMessage": {

@@ -228,10 +228,22 @@ func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.R
 	if err != nil {
 		return protocol.Result{OK: false, Error: err.Error()}, nil
 	}
-	if err := h.Page.Locator(card + ` button[data-action="stop"]`).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
-		return protocol.Result{OK: false, Error: "could not press Stop: " + browserhost.FirstLine(err)}, nil
+	// A card above can still change its height (size-changed) while the
+	// click is on its way; the page disables Stop once it has stopped the
+	// call, so a click lost to a layout shift is tried again.
+	stop := h.Page.Locator(card + ` button[data-action="stop"]`)
+	var last error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err := stop.Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
+			last = err
+			continue
+		}
+		if _, last = h.Page.WaitForFunction(`(sel) => document.querySelector(sel)?.disabled === true`, card+` button[data-action="stop"]`,
+			playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(2000)}); last == nil {
+			return protocol.Result{OK: true}, nil
+		}
 	}
-	return protocol.Result{OK: true}, nil
+	return protocol.Result{OK: false, Error: "could not press Stop: " + browserhost.FirstLine(last)}, nil
 }
 
 // ToggleTheme clicks the page's theme toggle until <html data-theme> is

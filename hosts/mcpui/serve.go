@@ -55,6 +55,13 @@ func startServers(js, mcpURL string) (*servers, error) {
 			r.Out.Header.Del("Origin")
 		},
 		FlushInterval: -1, // SSE streams pass through as they come
+		// The page going away ends its open SSE stream: not an error.
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if errors.Is(err, context.Canceled) || r.Context().Err() != nil {
+				return
+			}
+			http.Error(w, "fixture server: "+err.Error(), http.StatusBadGateway)
+		},
 	}
 	pm := http.NewServeMux()
 	pm.Handle("/mcp", proxy)

@@ -16,8 +16,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 	"github.com/mcpconform/mcpconform/protocol"
@@ -199,6 +201,48 @@ func TestSuiteOnMCPUI(t *testing.T) {
 	}
 	if s := res.Stale(); len(s) > 0 {
 		t.Errorf("stale entries in expectations/mcp-ui.yaml: %v", s)
+	}
+}
+
+// The evidence behind the false verdict of security/view-sandboxed: the
+// View's own iframe has no sandbox attribute, the proxy's has, and the
+// View's document is sandboxed all the same (inherited flags): Chromium
+// ignores its alert() for want of allow-modals, with no dialog.
+func TestViewSandboxedByInheritance(t *testing.T) {
+	installed(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	h := New()
+	sb, err := h.Setup(ctx, e2etest.Env(t, 60*time.Second))
+	if err != nil {
+		h.Teardown(ctx)
+		t.Fatal(err)
+	}
+	defer h.Teardown(ctx)
+	r, err := h.InspectFrame(ctx, protocol.Request{Kind: protocol.KindInspectFrame})
+	if err != nil || !r.OK {
+		t.Fatalf("inspectFrame: %v %+v", err, r)
+	}
+	var fi browserhost.FrameInfo
+	if err := json.Unmarshal(r.Value, &fi); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := fi.Inner["sandbox"]; ok {
+		t.Fatalf("the View's iframe has a sandbox attribute now (%+v): security/view-sandboxed is no false verdict here any more", fi.Inner)
+	}
+	if fi.Outer["sandbox"] != "allow-scripts allow-same-origin allow-forms" {
+		t.Fatalf("the proxy iframe's sandbox: %+v", fi.Outer)
+	}
+	var origin string
+	if err := sb.(*bridge.Suite).Evaluator().EvalInto(ctx, `(alert("mcpconform-sandbox-probe"), window.origin)`, &origin); err != nil {
+		t.Fatal(err)
+	}
+	if su, _ := url.Parse(h.srv.SandboxURL); origin != "http://"+su.Host {
+		t.Errorf("the View's origin %q, want the sandbox proxy's (about:blank written by the proxy)", origin)
+	}
+	c, err := h.ConsoleMatching(ctx, `Ignored call to 'alert\(\)'. The document is sandboxed`, 5*time.Second)
+	if err != nil || !c.OK {
+		t.Fatalf("the View's alert() was not ignored as a sandboxed document's: %v %+v", err, c)
 	}
 }
 

@@ -9,5 +9,6 @@ import (
 	_ "github.com/mcpconform/mcpconform/hosts/claude"
 	_ "github.com/mcpconform/mcpconform/hosts/connect"
 	_ "github.com/mcpconform/mcpconform/hosts/inspector"
+	_ "github.com/mcpconform/mcpconform/hosts/mcpui"
 	_ "github.com/mcpconform/mcpconform/hosts/reference"
 )

@@ -49,6 +49,10 @@ type Options struct {
 	Verify func(dir string) error
 	// Logf reports that an install starts (default: silent).
 	Logf func(format string, args ...any)
+	// Also are more exact specs installed into the same prefix with spec
+	// (pinned peer dependencies, say); an install counts as complete only
+	// when each of them is there at its pinned version too.
+	Also []string
 }
 
 var specRE = regexp.MustCompile(`^((?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*)@(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)$`)
@@ -150,8 +154,10 @@ func Ensure(ctx context.Context, spec string) (dir string, err error) {
 
 // EnsureWith is Ensure with options.
 func EnsureWith(ctx context.Context, spec string, o Options) (string, error) {
-	if _, _, err := Parse(spec); err != nil {
-		return "", err
+	for _, s := range append([]string{spec}, o.Also...) {
+		if _, _, err := Parse(s); err != nil {
+			return "", err
+		}
 	}
 	dir := o.Dir
 	if dir == "" {
@@ -160,7 +166,7 @@ func EnsureWith(ctx context.Context, spec string, o Options) (string, error) {
 			return "", err
 		}
 	}
-	if complete(dir, spec, o.Verify) {
+	if complete(dir, spec, o.verify) {
 		return dir, nil
 	}
 	npm := o.NPM
@@ -174,6 +180,19 @@ func EnsureWith(ctx context.Context, spec string, o Options) (string, error) {
 		return "", err
 	}
 	return dir, nil
+}
+
+// verify is the caller's Verify plus the presence of every Also spec.
+func (o Options) verify(dir string) error {
+	for _, s := range o.Also {
+		if !HasPackage(dir, s) {
+			return fmt.Errorf("%s is not there at the pinned version", PackageDir(dir, s))
+		}
+	}
+	if o.Verify != nil {
+		return o.Verify(dir)
+	}
+	return nil
 }
 
 // complete is Installed plus the caller's own check.
@@ -201,7 +220,9 @@ func install(ctx context.Context, npm, spec, dir string, o Options) error {
 	if !o.Scripts {
 		args = append(args, "--ignore-scripts")
 	}
-	cmd := exec.CommandContext(ctx, npm, append(args, spec)...)
+	args = append(args, spec)
+	args = append(args, o.Also...)
+	cmd := exec.CommandContext(ctx, npm, args...)
 	cmd.Dir = tmp
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -212,21 +233,19 @@ func install(ctx context.Context, npm, spec, dir string, o Options) error {
 		if unreachable(out.String()) {
 			return fmt.Errorf("%w (%w): %s into %s: %v\n%s", ErrInstall, ErrUnreachable, spec, dir, err, tail(out.String(), 2000))
 		}
-		return fail("%s %s: %v\n%s", npm, strings.Join(append(args, spec), " "), err, tail(out.String(), 2000))
+		return fail("%s %s: %v\n%s", npm, strings.Join(args, " "), err, tail(out.String(), 2000))
 	}
 	if !HasPackage(tmp, spec) {
 		return fail("npm finished but %s is not there at the pinned version\n%s", PackageDir(tmp, spec), tail(out.String(), 2000))
 	}
-	if o.Verify != nil {
-		if err := o.Verify(tmp); err != nil {
-			return fail("npm finished but %v\n%s", err, tail(out.String(), 2000))
-		}
+	if err := o.verify(tmp); err != nil {
+		return fail("npm finished but %v\n%s", err, tail(out.String(), 2000))
 	}
 	if err := os.WriteFile(filepath.Join(tmp, Marker), []byte(spec+"\n"), 0o644); err != nil {
 		return fail("%v", err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
-		if complete(dir, spec, o.Verify) {
+		if complete(dir, spec, o.verify) {
 			return nil // a concurrent install won the race
 		}
 		// A stale or incomplete directory: replace it.
@@ -234,7 +253,7 @@ func install(ctx context.Context, npm, spec, dir string, o Options) error {
 			return fail("removing the incomplete %s: %v", dir, err)
 		}
 		if err := os.Rename(tmp, dir); err != nil {
-			if complete(dir, spec, o.Verify) {
+			if complete(dir, spec, o.verify) {
 				return nil
 			}
 			return fail("%v", err)

@@ -45,6 +45,18 @@ wrongversion) version=0.0.1;;
 esac
 mkdir -p "$prefix/node_modules/$name"
 printf '{"name":"%s","version":"%s"}\n' "$name" "$version" > "$prefix/node_modules/$name/package.json"
+# The specs before the last (Options.Also puts them after the first) are
+# installed too; a spec is an argument with an @ past its first character.
+prev=""
+for a in "$@"; do
+  if [ "$prev" != "--prefix" ] && [ "$a" != "$spec" ]; then
+    case "${a#?}" in *@*)
+      n="${a%@*}"; mkdir -p "$prefix/node_modules/$n"
+      printf '{"name":"%s","version":"%s"}\n' "$n" "${a##*@}" > "$prefix/node_modules/$n/package.json";;
+    esac
+  fi
+  prev="$a"
+done
 if [ "$FAKE_NPM_MODE" = fail ]; then echo "npm error code E418 I am a teapot" >&2; exit 1; fi
 exit 0
 `
@@ -461,5 +473,49 @@ func TestRealNPMUnreachableRegistryIsClassified(t *testing.T) {
 	_, err = EnsureWith(ctx, "tap-parser@18.3.4", Options{NPM: npm})
 	if !errors.Is(err, ErrInstall) || !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("want ErrInstall and ErrUnreachable, got %v", err)
+	}
+}
+
+// Also installs pinned companions in the same npm call, and an install
+// without one of them is not complete: it is installed again.
+func TestEnsureAlso(t *testing.T) {
+	f := setup(t)
+	const spec = "@scope/main@1.0.0"
+	also := []string{"react@19.3.1", "@scope/peer@2.0.0"}
+	dir, err := EnsureWith(context.Background(), spec, Options{Also: also})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range append([]string{spec}, also...) {
+		if !HasPackage(dir, s) {
+			t.Errorf("%s is not installed", s)
+		}
+	}
+	calls := f.calls(t)
+	if len(calls) != 1 || !strings.HasSuffix(calls[0], " "+spec+" "+strings.Join(also, " ")) {
+		t.Fatalf("npm calls %q: want one, installing %s with %v", calls, spec, also)
+	}
+	// Reused as it is.
+	if _, err := EnsureWith(context.Background(), spec, Options{Also: also}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.calls(t)); n != 1 {
+		t.Fatalf("a complete install was installed again (%d npm calls)", n)
+	}
+	// A companion that is missing (or at another version) makes it incomplete.
+	more := append(also, "extra@3.0.0")
+	if _, err := EnsureWith(context.Background(), spec, Options{Also: more}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.calls(t)); n != 2 || !HasPackage(dir, "extra@3.0.0") {
+		t.Fatalf("an install without extra@3.0.0 counted as complete (%d npm calls)", n)
+	}
+	if _, err := EnsureWith(context.Background(), spec, Options{Also: []string{"react@^19"}}); !errors.Is(err, ErrSpec) {
+		t.Fatalf("a range in Also: want ErrSpec, got %v", err)
+	}
+	// npm that installs another version than pinned fails the install.
+	t.Setenv("FAKE_NPM_MODE", "wrongversion")
+	if _, err := EnsureWith(context.Background(), "other@1.0.0", Options{Also: []string{"p@1.0.0"}}); !errors.Is(err, ErrInstall) {
+		t.Fatalf("wrong versions: want ErrInstall, got %v", err)
 	}
 }

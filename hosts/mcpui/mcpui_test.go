@@ -1,0 +1,317 @@
+package mcpui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/npmcache"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/report/expectations"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+// One browser and one pair of fixture servers for the whole package
+// (e2etest); the driver under test installs and bundles mcp-ui itself.
+func TestMain(m *testing.M) { e2etest.Main(m) }
+
+// What the review of every non-PASS on AppRenderer 7.1.1 found (see
+// README.md). A check not named here must PASS.
+var (
+	// Host bugs: each must also be an entry of expectations/mcp-ui.yaml.
+	wantFail = map[string]string{
+		"visibility/model-only-tool-rejected":    "received 1 call(s) of the model-only tool model_only_probe",
+		"csp/undeclared-connect-blocked":         "raised no connect-src violation",
+		"csp/frame-src-default":                  "raised no frame-src violation",
+		"csp/object-src-none":                    "raised no object-src violation",
+		"csp/base-uri-default":                   "raised no base-uri violation",
+		"csp/default-restrictive":                "raised no connect-src violation",
+		"negotiation/ui-meta-content-precedence": "only the listing entry (overridden) declares",
+		"errors/invalid-params":                  "error -32603",
+	}
+	// False verdicts of the suite on this host: FAILs that are not host
+	// bugs, so they have no entry in expectations/mcp-ui.yaml and the
+	// expectations gate reports exactly them. security/view-sandboxed
+	// asserts a sandbox attribute on the View's own iframe; mcp-ui's proxy
+	// gives it none, but the View inherits the proxy iframe's sandbox
+	// flags (the document is sandboxed). When the check judges the
+	// inherited flags it passes here: move it out of this map then.
+	wantFalseFail = map[string]string{
+		"security/view-sandboxed": "the View's iframe has no sandbox attribute",
+	}
+	// MAYs AppRenderer does not take up.
+	wantOptional = map[string]string{
+		"security/permissions-honoured": "does not grant clipboardWrite",
+		"errors/invalid-link-refused":   "did not refuse ui/open-link of a javascript: URL",
+	}
+	// Honest skips: the host lacks what the check needs.
+	wantSkip = map[string]string{
+		"context/container-dimensions":    "sends no containerDimensions",
+		"context/display-mode-available":  "sends no displayMode",
+		"display/switch-announced":        "declined fullscreen",
+		"visibility/app-tool-hidden":      "unsupported: readModelToolList",
+		"visibility/cross-server-blocked": "not connected to the second fixture server",
+		"capabilities/logging-accepted":   "hostCapabilities.logging",
+		"messages/add-to-conversation":    "hostCapabilities.message",
+		"model-context/next-turn":         "hostCapabilities.updateModelContext",
+		"model-context/last-wins":         "hostCapabilities.updateModelContext",
+		"sampling/create-message":         "hostCapabilities.sampling",
+		"downloads/download-file":         "hostCapabilities.downloadFile",
+		"downloads/filename-sanitised":    "hostCapabilities.downloadFile",
+	}
+	// Judged only through the driver's openTool, closeView and cancelTool.
+	judgedThroughDriver = []string{
+		"negotiation/ui-resource-read", "lifecycle/result-after-delay", "lifecycle/tool-cancelled",
+		"lifecycle/teardown-sent", "lifecycle/teardown-awaited", "lifecycle/request-teardown",
+		"context/theme-change-notifies",
+	}
+)
+
+// installed returns the npm prefix with mcp-ui, installing it on first
+// use; no npm or no registry skips (fails with CI=true or
+// MCPCONFORM_REQUIRE_BROWSER=1).
+func installed(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir, err := Install(ctx, "", "", t.Logf)
+	if err == nil {
+		return dir
+	}
+	if errors.Is(err, npmcache.ErrNoNPM) || errors.Is(err, npmcache.ErrUnreachable) {
+		if npmcache.Required() {
+			t.Fatalf("%s is needed and could not be installed (%s=1 or CI=true): %v", Spec, npmcache.EnvRequire, err)
+		}
+		t.Skipf("%s is not installed and could not be installed: %v", Spec, err)
+	}
+	t.Fatalf("installing %s: %v", Spec, err)
+	return ""
+}
+
+// The whole catalogue on the AppRenderer host: every check ends as
+// reviewed, the expectations gate fails on exactly the suite's false
+// verdicts, and Teardown leaves neither server listening.
+func TestSuiteOnMCPUI(t *testing.T) {
+	installed(t)
+	exp, err := expectations.Load(filepath.Join("..", "..", "expectations", "mcp-ui.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var yamlIDs, failIDs []string
+	for _, e := range exp.Entries("mcp-ui") {
+		yamlIDs = append(yamlIDs, e.ID)
+		if !strings.HasPrefix(e.Reason, "host bug") {
+			t.Errorf("expectations/mcp-ui.yaml %s: the reason must start with 'host bug': %q", e.ID, e.Reason)
+		}
+	}
+	for id := range wantFail {
+		failIDs = append(failIDs, id)
+	}
+	sort.Strings(yamlIDs)
+	sort.Strings(failIDs)
+	if !reflect.DeepEqual(yamlIDs, failIDs) {
+		t.Errorf("expectations/mcp-ui.yaml lists %v, the reviewed host bugs are %v", yamlIDs, failIDs)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	h := New()
+	start := time.Now()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	t.Logf("suite on mcp-ui %s: %d checks in %s", Version, len(hr.Cases), time.Since(start).Round(time.Millisecond))
+	if hr.HostName != "MCP-UI Host" {
+		t.Errorf("hostInfo.name %q: not AppRenderer's default", hr.HostName)
+	}
+	seen := map[string]bool{}
+	for _, c := range hr.Cases {
+		seen[c.ID] = true
+		want, why := protocol.StatusPass, ""
+		if m, ok := wantFail[c.ID]; ok {
+			want, why = protocol.StatusFail, m
+		} else if m, ok := wantFalseFail[c.ID]; ok {
+			want, why = protocol.StatusFail, m
+		} else if m, ok := wantOptional[c.ID]; ok {
+			want, why = protocol.StatusOptional, m
+		} else if m, ok := wantSkip[c.ID]; ok {
+			want, why = protocol.StatusSkip, m
+		}
+		if c.Status != want || !strings.Contains(c.Message, why) {
+			t.Errorf("%s: got %s %q, reviewed %s %q", c.ID, c.Status, c.Message, want, why)
+		}
+	}
+	for _, m := range []map[string]string{wantFail, wantFalseFail, wantOptional, wantSkip} {
+		for id := range m {
+			if !seen[id] {
+				t.Errorf("%s was reviewed but is no longer in the suite: update the review", id)
+			}
+		}
+	}
+	for _, id := range judgedThroughDriver {
+		if !seen[id] {
+			t.Errorf("%s, judged through the driver's capabilities, did not run", id)
+		}
+	}
+	for _, k := range []protocol.Kind{protocol.KindOpenTool, protocol.KindCloseView, protocol.KindCancelTool, protocol.KindToggleTheme} {
+		if !hosts.Supports(h, k) {
+			t.Errorf("the mcp-ui driver does not offer %s", k)
+		}
+	}
+	for _, k := range []protocol.Kind{protocol.KindConversationContains, protocol.KindReadModelToolList, protocol.KindConfirmDialog} {
+		if hosts.Supports(h, k) {
+			t.Errorf("the mcp-ui driver offers %s, which the page does not have", k)
+		}
+	}
+
+	// The gate, as `mcpconform run --expectations expectations/mcp-ui.yaml`
+	// judges it: the only regressions are the suite's false verdicts, and
+	// no entry is stale.
+	res := expectations.Evaluate(report.Run{Hosts: []report.HostRun{hr}}, exp)
+	var regressions []string
+	for _, r := range res.Regressions() {
+		regressions = append(regressions, r.ID)
+	}
+	var falseIDs []string
+	for id := range wantFalseFail {
+		falseIDs = append(falseIDs, id)
+	}
+	sort.Strings(regressions)
+	sort.Strings(falseIDs)
+	if !reflect.DeepEqual(regressions, falseIDs) {
+		t.Errorf("regressions against expectations/mcp-ui.yaml: %v, want exactly the suite's false verdicts %v", regressions, falseIDs)
+	}
+	if s := res.Stale(); len(s) > 0 {
+		t.Errorf("stale entries in expectations/mcp-ui.yaml: %v", s)
+	}
+}
+
+// The evidence behind the false verdict of security/view-sandboxed: the
+// View's own iframe has no sandbox attribute, the proxy's has, and the
+// View's document is sandboxed all the same (inherited flags): Chromium
+// ignores its alert() for want of allow-modals, with no dialog.
+func TestViewSandboxedByInheritance(t *testing.T) {
+	installed(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	h := New()
+	sb, err := h.Setup(ctx, e2etest.Env(t, 60*time.Second))
+	if err != nil {
+		h.Teardown(ctx)
+		t.Fatal(err)
+	}
+	defer h.Teardown(ctx)
+	r, err := h.InspectFrame(ctx, protocol.Request{Kind: protocol.KindInspectFrame})
+	if err != nil || !r.OK {
+		t.Fatalf("inspectFrame: %v %+v", err, r)
+	}
+	var fi browserhost.FrameInfo
+	if err := json.Unmarshal(r.Value, &fi); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := fi.Inner["sandbox"]; ok {
+		t.Fatalf("the View's iframe has a sandbox attribute now (%+v): security/view-sandboxed is no false verdict here any more", fi.Inner)
+	}
+	if fi.Outer["sandbox"] != "allow-scripts allow-same-origin allow-forms" {
+		t.Fatalf("the proxy iframe's sandbox: %+v", fi.Outer)
+	}
+	var origin string
+	if err := sb.(*bridge.Suite).Evaluator().EvalInto(ctx, `(alert("mcpconform-sandbox-probe"), window.origin)`, &origin); err != nil {
+		t.Fatal(err)
+	}
+	if su, _ := url.Parse(h.srv.SandboxURL); origin != "http://"+su.Host {
+		t.Errorf("the View's origin %q, want the sandbox proxy's (about:blank written by the proxy)", origin)
+	}
+	c, err := h.ConsoleMatching(ctx, `Ignored call to 'alert\(\)'. The document is sandboxed`, 5*time.Second)
+	if err != nil || !c.OK {
+		t.Fatalf("the View's alert() was not ignored as a sandboxed document's: %v %+v", err, c)
+	}
+}
+
+// The two origins: the page with its configuration, /mcp proxied to the
+// MCP server without the browser's Origin, the sandbox proxy on localhost;
+// both refuse connections after close.
+func TestServers(t *testing.T) {
+	var gotOrigin, gotPath string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotOrigin, gotPath = r.Header.Get("Origin"), r.URL.Path
+		io.WriteString(w, "upstream")
+	}))
+	defer up.Close()
+	s, err := startServers("/* js */", up.URL+"/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pu, _ := url.Parse(s.PageURL)
+	su, _ := url.Parse(s.SandboxURL)
+	if pu.Hostname() != "127.0.0.1" || su.Hostname() != "localhost" || pu.Port() == su.Port() {
+		t.Fatalf("page %s and sandbox %s: want two loopback origins", s.PageURL, s.SandboxURL)
+	}
+	get := func(u string, hdr map[string]string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", u, nil)
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	code, body := get(s.pageFor(mcpserver.ToolSuite, []byte(`{"nonce":"</script><x>"}`)), nil)
+	if code != 200 || !strings.Contains(body, "/* js */") || strings.Contains(body, "</script><x>") {
+		t.Fatalf("page: %d %q", code, body)
+	}
+	i := strings.Index(body, "window.__mcpuiConfig = ")
+	j := strings.Index(body[i:], ";</script>")
+	var cfg pageConfig
+	if i < 0 || j < 0 || json.Unmarshal([]byte(strings.ReplaceAll(body[i+len("window.__mcpuiConfig = "):i+j], `<\/`, `</`)), &cfg) != nil {
+		t.Fatalf("no page configuration in %q", body)
+	}
+	want := pageConfig{MCP: s.PageURL + "/mcp", Sandbox: s.SandboxURL, Tool: mcpserver.ToolSuite, Args: map[string]any{"nonce": "</script><x>"}}
+	if !reflect.DeepEqual(cfg, want) {
+		t.Fatalf("page configuration %+v, want %+v", cfg, want)
+	}
+	if code, _ := get(s.PageURL+"/?tool=x&args=!!!", nil); code != http.StatusBadRequest {
+		t.Errorf("bad args: %d, want 400", code)
+	}
+	if code, body := get(s.PageURL+"/mcp", map[string]string{"Origin": s.PageURL}); code != 200 || body != "upstream" || gotOrigin != "" || gotPath != "/mcp" {
+		t.Errorf("/mcp: %d %q, upstream saw Origin %q path %q", code, body, gotOrigin, gotPath)
+	}
+	if code, body := get(s.SandboxURL, nil); code != 200 || !strings.Contains(body, "ui/notifications/sandbox-proxy-ready") {
+		t.Errorf("sandbox: %d", code)
+	}
+	if code, _ := get(strings.Replace(s.SandboxURL, "/sandbox", "/", 1), nil); code != http.StatusNotFound {
+		t.Errorf("the sandbox origin serves more than the proxy: %d", code)
+	}
+	if err := s.close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{pu.Host, "127.0.0.1:" + su.Port()} {
+		if c, err := net.DialTimeout("tcp", u, time.Second); err == nil {
+			c.Close()
+			t.Errorf("%s still accepts connections after close", u)
+		}
+	}
+}

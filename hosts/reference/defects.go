@@ -64,7 +64,6 @@ var Defects = []Defect{
 	{"view-allow-downloads", "the View cannot download directly: allow-downloads is not set (draft §ui/download-file)"},
 	{"log-message-error-reply", "notifications/message is accepted when logging is advertised (JSON-RPC: no reply to a notification; answers -32601)"},
 	{"permissions-ignored", "requested _meta.ui.permissions are mapped to the iframes' allow attribute (S L484, MAY; ignores them)"},
-	{"permissions-granted-unrequested", "no permission is granted that the resource did not request (S L286 No Loosening; grants camera, microphone, geolocation)"},
 	{"sandbox-csp-advertised-loose", "hostCapabilities.sandbox.csp approves only declared domains (S L286 No Loosening)"},
 	{"legacy-key-ignored", "the deprecated flat _meta[\"ui/resourceUri\"] key is honoured (S L347; SDK: check both formats)"},
 	{"ui-meta-listing-ignored", "_meta.ui on the resources/list entry is used when the content item has none (draft §Metadata Location)"},

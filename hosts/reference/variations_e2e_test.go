@@ -418,6 +418,24 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Error("the message did not reach the conversation after consent")
 		}
 	})
+	one("permissions-granted-unrequested", func(t *testing.T, p *varPage) {
+		p.openSuiteView()
+		sb, _ := p.initResult()["hostCapabilities"].(map[string]any)["sandbox"].(map[string]any)
+		perms, _ := sb["permissions"].(map[string]any)
+		if got := strings.Join(keys(perms), ","); got != "camera,clipboardWrite,geolocation,microphone" {
+			t.Errorf("hostCapabilities.sandbox.permissions %v, want every permission (the suite resource requests only clipboardWrite)", got)
+		}
+		el, err := p.view().FrameElement()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, _ := el.GetAttribute("allow"); !strings.Contains(a, "camera") || !strings.Contains(a, "microphone") {
+			t.Errorf("View iframe allow=%q, want camera and microphone granted", a)
+		}
+		if ok, err := p.view().Evaluate(`() => document.featurePolicy.allowsFeature("camera")`); err != nil || ok != true {
+			t.Errorf("the View's permission policy allows camera: %v (%v), want true", ok, err)
+		}
+	})
 
 	// Every variation has its proof (unless -run picked some subtests).
 	if strings.Contains(flag.Lookup("test.run").Value.String(), "/") {

@@ -49,6 +49,8 @@ var Variations = []Variation{
 	{"rerender-once", "300 ms after ui/notifications/initialized the host tears the View down gracefully (ui/resource-teardown, awaited) and renders it again from scratch; the fresh View sends ui/initialize and gets tool-input and tool-result again: the spec bounds messages per View instance (\"sent at most once\", S L1118) and does not forbid re-rendering"},
 	{"message-consent", "ui/message waits for the user's consent in a dialog (the driver accepts it) before it is answered and added: \"Host MAY request user consent\" (S L1034)"},
 	{"permissions-granted-unrequested", "every View is granted camera, microphone, geolocation and clipboard-write (advertised in hostCapabilities.sandbox.permissions and set in the iframes' allow attribute) whatever the resource requested, as ChatGPT advertises microphone: the spec forbids undeclared domains (\"MUST NOT allow undeclared domains\", S L286), and of permissions says only \"Hosts MAY honor these\" and \"the Sandbox MAY set the inner iframe's allow attribute accordingly\" (S L484)"},
+	{"download-refused", "ui/download-file is refused after the confirmation dialog with the result {isError: true}: \"Host MAY reject the download\" (draft §ui/download-file), and the SDK's result type is {isError?}"},
+	{"no-sandbox-capability", "hostCapabilities has no sandbox member although the sandbox and its CSP are applied: \"sandbox?: Sandbox configuration applied by the host\" is optional like every HostCapabilities member (S L622-660)"},
 }
 
 // VariationSet is a validated set of variation names.

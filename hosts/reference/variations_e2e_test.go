@@ -436,6 +436,38 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Errorf("the View's permission policy allows camera: %v (%v), want true", ok, err)
 		}
 	})
+	one("download-refused", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-download-refused")
+		done := make(chan map[string]any, 1)
+		go func() {
+			done <- p.rpc("ui/download-file", map[string]any{"contents": []any{map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///exports/refused.txt", "mimeType": "text/plain", "text": "x"}}}}, false)
+		}()
+		ms := 5000.0
+		if err := p.page.Locator(`[data-testid="dialog-download"] [data-testid="dialog-confirm"]`).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
+			t.Fatalf("no download dialog: %v", err)
+		}
+		r := <-done
+		if res, _ := r["result"].(map[string]any); res == nil || res["isError"] != true {
+			t.Errorf("ui/download-file after confirming answered %v, want the result {isError: true}", r)
+		}
+		if !strings.Contains(p.hostLog(), "refused to download") {
+			t.Errorf("the host log does not record the refusal:\n%s", p.hostLog())
+		}
+	})
+	one("no-sandbox-capability", func(t *testing.T, p *varPage) {
+		p.openSuiteView()
+		if _, has := p.initResult()["hostCapabilities"].(map[string]any)["sandbox"]; has {
+			t.Errorf("hostCapabilities %v still has sandbox", keys(p.initResult()["hostCapabilities"].(map[string]any)))
+		}
+		// The sandbox itself is still applied.
+		el, err := p.view().FrameElement()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sb, _ := el.GetAttribute("sandbox"); !strings.Contains(sb, "allow-scripts") {
+			t.Errorf("View iframe sandbox=%q, want the usual sandbox", sb)
+		}
+	})
 
 	// Every variation has its proof (unless -run picked some subtests).
 	if strings.Contains(flag.Lookup("test.run").Value.String(), "/") {

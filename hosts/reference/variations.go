@@ -51,6 +51,7 @@ var Variations = []Variation{
 	{"permissions-granted-unrequested", "every View is granted camera, microphone, geolocation and clipboard-write (advertised in hostCapabilities.sandbox.permissions and set in the iframes' allow attribute) whatever the resource requested, as ChatGPT advertises microphone: the spec forbids undeclared domains (\"MUST NOT allow undeclared domains\", S L286), and of permissions says only \"Hosts MAY honor these\" and \"the Sandbox MAY set the inner iframe's allow attribute accordingly\" (S L484)"},
 	{"download-refused", "ui/download-file is refused after the confirmation dialog with the result {isError: true}: \"Host MAY reject the download\" (draft §ui/download-file), and the SDK's result type is {isError?}"},
 	{"no-sandbox-capability", "hostCapabilities has no sandbox member although the sandbox and its CSP are applied: \"sandbox?: Sandbox configuration applied by the host\" is optional like every HostCapabilities member (S L622-660)"},
+	{"model-tool-names-namespaced", "the model's tool list (readModelToolList) names each tool with its server's prefix (s0__conformance_suite), as hosts connecting several servers do: the Apps spec fixes which tools are in the agent's list (S L400), not the names the model sees them under"},
 }
 
 // VariationSet is a validated set of variation names.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -466,6 +468,18 @@ func TestVariationsTakeEffect(t *testing.T) {
 		}
 		if sb, _ := el.GetAttribute("sandbox"); !strings.Contains(sb, "allow-scripts") {
 			t.Errorf("View iframe sandbox=%q, want the usual sandbox", sb)
+		}
+	})
+	one("model-tool-names-namespaced", func(t *testing.T, p *varPage) {
+		// What the driver's readModelToolList reads.
+		resp, err := http.Get(p.srv.HostURL + "/api/model-tools")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if s := string(b); !strings.Contains(s, `"s0__model_only_probe"`) || strings.Contains(s, `"model_only_probe"`) {
+			t.Errorf("the model's tool list %s, want every name prefixed with its server (s0__model_only_probe)", s)
 		}
 	})
 

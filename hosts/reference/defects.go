@@ -61,6 +61,7 @@ var Defects = []Defect{
 	{"download-without-confirmation", "ui/download-file asks the user first (draft §ui/download-file; downloads without a dialog)"},
 	{"download-filename-wrong", "the download is named after the last segment of resource.uri (draft §ui/download-file; names every file \"download\")"},
 	{"download-filename-unsanitised", "download file names are sanitised against path traversal (draft §ui/download-file)"},
+	{"download-unanswered", "ui/download-file is answered, with {} or a refusal (draft §ui/download-file; JSON-RPC: a request gets a response; asks the user, then never answers)"},
 	{"view-allow-downloads", "the View cannot download directly: allow-downloads is not set (draft §ui/download-file)"},
 	{"log-message-error-reply", "notifications/message is accepted when logging is advertised (JSON-RPC: no reply to a notification; answers -32601)"},
 	{"permissions-ignored", "requested _meta.ui.permissions are mapped to the iframes' allow attribute (S L484, MAY; ignores them)"},

@@ -527,6 +527,10 @@ export class AppView {
             const ok = await confirmDialog("download", files.length === 1 ? "Download a file from the app?" : `Download ${files.length} files from the app?`, names);
             if (!ok) return this.error(msg.id, -32000, "Download denied by user");
           }
+          if (defect("download-unanswered")) {
+            log("host", `never answering ui/download-file of ${JSON.stringify(names)}`);
+            return;
+          }
           // The download-refused variation: a host policy rejects every
           // download, after the dialog, with the SDK's soft failure.
           if (variation("download-refused")) {

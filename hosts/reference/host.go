@@ -342,7 +342,7 @@ func (h *Host) ReadModelToolList(ctx context.Context, req protocol.Request) (pro
 	if h.srv == nil {
 		return protocol.Result{}, errors.New("backend not started")
 	}
-	b, _ := json.Marshal(h.srv.Agent.ModelTools())
+	b, _ := json.Marshal(h.srv.modelToolNames())
 	return protocol.Result{OK: true, Value: b}, nil
 }
 

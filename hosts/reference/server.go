@@ -182,7 +182,7 @@ func (s *Server) hostMux() *http.ServeMux {
 		writeJSON(w, map[string]any{"result": res})
 	})
 	m.HandleFunc("GET /api/model-tools", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, s.Agent.ModelTools())
+		writeJSON(w, s.modelToolNames())
 	})
 	// The tool picker: the same tools, with what the picker shows, and a
 	// direct call that takes the agent's path (the reply is /api/chat's).
@@ -534,6 +534,20 @@ func sanitizeDomains(ds []string) []string {
 		out = append(out, d)
 	}
 	return out
+}
+
+// modelToolNames is the agent's tool list as the model sees it: under the
+// model-tool-names-namespaced variation each name carries its server's
+// prefix ("s0__conformance_suite").
+func (s *Server) modelToolNames() []string {
+	if !s.variations["model-tool-names-namespaced"] {
+		return s.Agent.ModelTools()
+	}
+	var names []string
+	for _, t := range s.Agent.ModelToolInfo() {
+		names = append(names, t.Server+"__"+t.Name)
+	}
+	return names
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

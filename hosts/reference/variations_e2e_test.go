@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -491,6 +493,68 @@ func TestVariationsTakeEffect(t *testing.T) {
 		}
 		if d, _ := ctx["deviceCapabilities"].(map[string]any); d == nil || d["keyboard"] != "physical" || d["hover"] != true {
 			t.Errorf("deviceCapabilities %v, want touch, hover and keyboard", ctx["deviceCapabilities"])
+		}
+	})
+	one("permissions-granted-unrequested", func(t *testing.T, p *varPage) {
+		p.openSuiteView()
+		sb, _ := p.initResult()["hostCapabilities"].(map[string]any)["sandbox"].(map[string]any)
+		perms, _ := sb["permissions"].(map[string]any)
+		if got := strings.Join(keys(perms), ","); got != "camera,clipboardWrite,geolocation,microphone" {
+			t.Errorf("hostCapabilities.sandbox.permissions %v, want every permission (the suite resource requests only clipboardWrite)", got)
+		}
+		el, err := p.view().FrameElement()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, _ := el.GetAttribute("allow"); !strings.Contains(a, "camera") || !strings.Contains(a, "microphone") {
+			t.Errorf("View iframe allow=%q, want camera and microphone granted", a)
+		}
+		if ok, err := p.view().Evaluate(`() => document.featurePolicy.allowsFeature("camera")`); err != nil || ok != true {
+			t.Errorf("the View's permission policy allows camera: %v (%v), want true", ok, err)
+		}
+	})
+	one("download-refused", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-download-refused")
+		done := make(chan map[string]any, 1)
+		go func() {
+			done <- p.rpc("ui/download-file", map[string]any{"contents": []any{map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///exports/refused.txt", "mimeType": "text/plain", "text": "x"}}}}, false)
+		}()
+		ms := 5000.0
+		if err := p.page.Locator(`[data-testid="dialog-download"] [data-testid="dialog-confirm"]`).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
+			t.Fatalf("no download dialog: %v", err)
+		}
+		r := <-done
+		if res, _ := r["result"].(map[string]any); res == nil || res["isError"] != true {
+			t.Errorf("ui/download-file after confirming answered %v, want the result {isError: true}", r)
+		}
+		if !strings.Contains(p.hostLog(), "refused to download") {
+			t.Errorf("the host log does not record the refusal:\n%s", p.hostLog())
+		}
+	})
+	one("no-sandbox-capability", func(t *testing.T, p *varPage) {
+		p.openSuiteView()
+		if _, has := p.initResult()["hostCapabilities"].(map[string]any)["sandbox"]; has {
+			t.Errorf("hostCapabilities %v still has sandbox", keys(p.initResult()["hostCapabilities"].(map[string]any)))
+		}
+		// The sandbox itself is still applied.
+		el, err := p.view().FrameElement()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sb, _ := el.GetAttribute("sandbox"); !strings.Contains(sb, "allow-scripts") {
+			t.Errorf("View iframe sandbox=%q, want the usual sandbox", sb)
+		}
+	})
+	one("model-tool-names-namespaced", func(t *testing.T, p *varPage) {
+		// What the driver's readModelToolList reads.
+		resp, err := http.Get(p.srv.HostURL + "/api/model-tools")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if s := string(b); !strings.Contains(s, `"s0__model_only_probe"`) || strings.Contains(s, `"model_only_probe"`) {
+			t.Errorf("the model's tool list %s, want every name prefixed with its server (s0__model_only_probe)", s)
 		}
 	})
 

@@ -1,6 +1,8 @@
 // _meta.ui.permissions → Permission Policy features for the iframes' allow
-// attribute (S L484: the Sandbox MAY set it; the host grants no more than
-// the resource asked for, S L286).
+// attribute (S L484: the Sandbox MAY set it). The host grants only what
+// the resource asked for, unless the permissions-granted-unrequested
+// variation grants every feature (the spec forbids undeclared domains, S
+// L286, not extra permissions).
 
 import { defect, variation } from "./config";
 
@@ -13,7 +15,7 @@ const PERMISSION_FEATURES: Record<string, string> = {
 
 export function grantedPermissions(requested: unknown): Record<string, object> {
   if (defect("permissions-ignored") || variation("no-permissions-allow")) return {};
-  const keys = defect("permissions-granted-unrequested")
+  const keys = variation("permissions-granted-unrequested")
     ? Object.keys(PERMISSION_FEATURES)
     : Object.keys(requested && typeof requested === "object" ? requested : {}).filter((k) => k in PERMISSION_FEATURES);
   return Object.fromEntries(keys.map((k) => [k, {}]));

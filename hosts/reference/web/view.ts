@@ -364,6 +364,9 @@ export class AppView {
       if (caps.message) caps.message = { image: {} };
       if (caps.updateModelContext) caps.updateModelContext = { image: {} };
     }
+    // The no-sandbox-capability variation: the sandbox is applied but not
+    // described (hostCapabilities.sandbox is optional).
+    if (variation("no-sandbox-capability")) delete caps.sandbox;
     return caps;
   }
 
@@ -538,6 +541,16 @@ export class AppView {
           if (!defect("download-without-confirmation")) {
             const ok = await confirmDialog("download", files.length === 1 ? "Download a file from the app?" : `Download ${files.length} files from the app?`, names);
             if (!ok) return this.error(msg.id, -32000, "Download denied by user");
+          }
+          if (defect("download-unanswered")) {
+            log("host", `never answering ui/download-file of ${JSON.stringify(names)}`);
+            return;
+          }
+          // The download-refused variation: a host policy rejects every
+          // download, after the dialog, with the SDK's soft failure.
+          if (variation("download-refused")) {
+            log("host", `refused to download ${JSON.stringify(names)} (host policy)`);
+            return this.reply(msg.id, { isError: true });
           }
           for (const f of files) {
             let blob = f.blob;

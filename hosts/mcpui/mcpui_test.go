@@ -44,18 +44,14 @@ var (
 		"csp/base-uri-default":                   "raised no base-uri violation",
 		"csp/default-restrictive":                "raised no connect-src violation",
 		"negotiation/ui-meta-content-precedence": "only the listing entry (overridden) declares",
-		"errors/invalid-params":                  "error -32603",
 	}
 	// False verdicts of the suite on this host: FAILs that are not host
 	// bugs, so they have no entry in expectations/mcp-ui.yaml and the
-	// expectations gate reports exactly them. security/view-sandboxed
-	// asserts a sandbox attribute on the View's own iframe; mcp-ui's proxy
-	// gives it none, but the View inherits the proxy iframe's sandbox
-	// flags (the document is sandboxed). When the check judges the
-	// inherited flags it passes here: move it out of this map then.
-	wantFalseFail = map[string]string{
-		"security/view-sandboxed": "the View's iframe has no sandbox attribute",
-	}
+	// expectations gate reports exactly them. None now: this map once held
+	// security/view-sandboxed, which asserted a sandbox attribute on the
+	// View's own iframe; mcp-ui's proxy gives it none, but the View inherits
+	// the proxy iframe's sandbox flags, and the check now judges those.
+	wantFalseFail = map[string]string{}
 	// MAYs AppRenderer does not take up.
 	wantOptional = map[string]string{
 		"security/permissions-honoured": "does not grant clipboardWrite",

@@ -45,7 +45,7 @@ var Defects = []Defect{
 	{"open-link-unvalidated", "ui/open-link refuses non-http(s) URLs promptly (S §ui/open-link; offers a javascript: URL for confirmation)"},
 	{"malformed-breaks-session", "a malformed JSON-RPC frame is dropped and the session stays usable (S §Security)"},
 	{"cross-server-calls-allowed", "an app cannot call another server's tools (S L399, L402)"},
-	{"view-not-sandboxed", "the View is rendered in a sandboxed iframe (S L1698)"},
+	{"view-not-sandboxed", "the View is rendered in a sandboxed iframe (S L1698; neither the View's iframe nor the proxy's has a sandbox attribute)"},
 	{"proxy-without-same-origin", "the sandbox proxy iframe has allow-scripts and allow-same-origin (S L475)"},
 	{"csp-undeclared-connect-allowed", "connections to undeclared domains are blocked (S L286, L1756; adds connect-src *)"},
 	{"csp-declaration-ignored", "the CSP is built from the declared domains (S L274; applies the restrictive default instead)"},

@@ -105,6 +105,11 @@ export class AppView {
           sandbox: (defect("proxy-without-same-origin") ? "allow-scripts allow-forms" : "allow-scripts allow-same-origin allow-forms") + (defect("view-allow-downloads") ? " allow-downloads" : ""),
           src,
         });
+    // view-not-sandboxed leaves both frames unsandboxed (before the frame
+    // is attached, so it never loads sandboxed): sandbox flags are
+    // inherited, and a bare View inside a sandboxed proxy is still
+    // sandboxed.
+    if (defect("view-not-sandboxed")) this.frame.removeAttribute("sandbox");
     // The proxy can only delegate to the View what it has itself.
     if (allow) this.frame.setAttribute("allow", allow);
     this.stopBtn = el("button", { "data-testid": "tool-stop", class: "card-btn", title: "Stop the tool call" }, "Stop");

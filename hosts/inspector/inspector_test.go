@@ -3,7 +3,6 @@
 package inspector
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,9 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,6 +24,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/hostreview"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
@@ -47,6 +45,7 @@ func env(t testing.TB) hosts.Env {
 // What the review of every non-PASS on Inspector 2.12.0 found (see
 // README.md). A check not named here must PASS.
 var (
+	review = hostreview.Review{Host: "inspector", Reasons: []string{"host bug", "spec ambiguity", "optional"}, Fail: wantFail, Optional: wantOptional, Skip: wantSkip}
 	// Expected failures: each must also be an entry of expectations/inspector.yaml.
 	wantFail = map[string]string{
 		"visibility/model-only-tool-rejected": "received 1 call(s) of the model-only tool model_only_probe",
@@ -89,23 +88,11 @@ var (
 func TestSuiteOnInspector(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
-	exp := readExpectations(t)
-	failIDs := make([]string, 0, len(wantFail))
-	for id := range wantFail {
-		failIDs = append(failIDs, id)
+	exp, err := expectations.Load(filepath.Join("..", "..", "expectations", "inspector.yaml"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	sort.Strings(failIDs)
-	var yamlIDs []string
-	for _, e := range exp {
-		yamlIDs = append(yamlIDs, e.ID)
-		if !strings.HasPrefix(e.Reason, "host bug") && !strings.HasPrefix(e.Reason, "spec ambiguity") && !strings.HasPrefix(e.Reason, "optional") {
-			t.Errorf("expectations/inspector.yaml %s: the reason must start with 'host bug', 'spec ambiguity' or 'optional': %q", e.ID, e.Reason)
-		}
-	}
-	sort.Strings(yamlIDs)
-	if !reflect.DeepEqual(failIDs, yamlIDs) {
-		t.Errorf("expectations/inspector.yaml lists %v, the reviewed failures are %v", yamlIDs, failIDs)
-	}
+	review.CheckExpectations(t, exp, "expectations/inspector.yaml")
 
 	h := New()
 	start := time.Now()
@@ -117,34 +104,13 @@ func TestSuiteOnInspector(t *testing.T) {
 	if hr.HostName != "MCP Inspector" {
 		t.Errorf("hostInfo.name %q: not the Inspector's", hr.HostName)
 	}
-	seen := map[string]bool{}
-	for _, c := range hr.Cases {
-		seen[c.ID] = true
-		want, why := protocol.StatusPass, ""
-		if m, ok := wantFail[c.ID]; ok {
-			want, why = protocol.StatusFail, m
-		} else if m, ok := wantOptional[c.ID]; ok {
-			want, why = protocol.StatusOptional, m
-		} else if m, ok := wantSkip[c.ID]; ok {
-			want, why = protocol.StatusSkip, m
-		}
-		if c.Status != want || !strings.Contains(c.Message, why) {
-			t.Errorf("%s: got %s %q, reviewed %s %q", c.ID, c.Status, c.Message, want, why)
-		}
-	}
+	review.CheckCases(t, hr.Cases)
 	if !hosts.Supports(h, protocol.KindOpenTool) {
 		t.Error("the Inspector driver does not offer openTool")
 	}
 	for _, c := range hr.Cases {
 		if slices.Contains(judgedThroughOpenTool, c.ID) && c.Status != protocol.StatusPass {
 			t.Errorf("%s, judged through openTool: %s %q, want PASS", c.ID, c.Status, c.Message)
-		}
-	}
-	for _, m := range []map[string]string{wantFail, wantOptional, wantSkip} {
-		for id := range m {
-			if !seen[id] {
-				t.Errorf("%s was reviewed but is no longer in the suite: update the review", id)
-			}
 		}
 	}
 	gateWithExpectations(t, hr)
@@ -162,11 +128,8 @@ func gateWithExpectations(t *testing.T, hr report.HostRun) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	hostreview.Gate(t, hr, exp, path)
 	run := report.Run{Hosts: []report.HostRun{hr}}
-	res := expectations.Evaluate(run, exp)
-	if v := res.Verdict(false); v != expectations.Pass {
-		t.Errorf("the run against %s: verdict %s; regressions %v, stale %v", path, v, res.Regressions(), res.Stale())
-	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -485,60 +448,4 @@ func assertStopped(t *testing.T, h *Host) {
 	if _, err := os.Stat(h.inst.proc.home); !os.IsNotExist(err) {
 		t.Errorf("the throwaway HOME %s was not removed", h.inst.proc.home)
 	}
-}
-
-type expectation struct {
-	ID, Reason string
-	Allow      []string
-}
-
-// readExpectations reads this host's entries from expectations/inspector.yaml
-// (a mapping from host name to a list of {id, reason, allow?}); it accepts
-// exactly the layout that file uses.
-func readExpectations(t *testing.T) []expectation {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "expectations", "inspector.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []expectation
-	host := ""
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		trim := strings.TrimSpace(line)
-		if trim == "" || strings.HasPrefix(trim, "#") {
-			continue
-		}
-		key, val, ok := strings.Cut(strings.TrimPrefix(trim, "- "), ":")
-		if !ok {
-			t.Fatalf("inspector.yaml:%d: not a key: value line: %q", n, line)
-		}
-		val = strings.TrimSpace(val)
-		if strings.HasPrefix(val, `"`) {
-			if val, err = strconv.Unquote(val); err != nil {
-				t.Fatalf("inspector.yaml:%d: bad string: %v", n, err)
-			}
-		}
-		switch {
-		case !strings.HasPrefix(line, " "):
-			host = key
-		case host != "inspector":
-		case strings.HasPrefix(trim, "- ") && key == "id":
-			out = append(out, expectation{ID: val})
-		case len(out) > 0 && key == "reason":
-			out[len(out)-1].Reason = val
-		case len(out) > 0 && key == "allow":
-			for _, s := range strings.Split(strings.Trim(val, "[]"), ",") {
-				out[len(out)-1].Allow = append(out[len(out)-1].Allow, strings.TrimSpace(s))
-			}
-		default:
-			t.Fatalf("inspector.yaml:%d: unexpected %q", n, line)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("expectations/inspector.yaml has no entries for inspector")
-	}
-	return out
 }

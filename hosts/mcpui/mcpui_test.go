@@ -144,10 +144,10 @@ func TestSuiteOnMCPUI(t *testing.T) {
 	hostreview.Gate(t, hr, exp, file)
 }
 
-// The evidence behind the false verdict of security/view-sandboxed: the
-// View's own iframe has no sandbox attribute, the proxy's has, and the
-// View's document is sandboxed all the same (inherited flags): Chromium
-// ignores its alert() for want of allow-modals, with no dialog.
+// Why security/view-sandboxed passes an inherited sandbox: here the View's
+// own iframe has no sandbox attribute, the proxy's has, and the View's
+// document is sandboxed all the same (inherited flags): Chromium ignores
+// its alert() for want of allow-modals, with no dialog.
 func TestViewSandboxedByInheritance(t *testing.T) {
 	installed(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -168,7 +168,7 @@ func TestViewSandboxedByInheritance(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, ok := fi.Inner["sandbox"]; ok {
-		t.Fatalf("the View's iframe has a sandbox attribute now (%+v): security/view-sandboxed is no false verdict here any more", fi.Inner)
+		t.Fatalf("the View's iframe has a sandbox attribute now (%+v): security/view-sandboxed's inheritance path is no longer exercised here", fi.Inner)
 	}
 	if fi.Outer["sandbox"] != "allow-scripts allow-same-origin allow-forms" {
 		t.Fatalf("the proxy iframe's sandbox: %+v", fi.Outer)

@@ -28,6 +28,9 @@ var Combinations = [][]string{
 	{"csp-meta", "csp-stricter", "view-same-origin", "no-permissions-allow"},
 	{"payload-undefined-keys", "payload-extra-keys", "payload-meta-on-notifications", "errors-32000", "open-link-refused"},
 	{"theme-dark-initially", "locale-non-english", "context-changed-full", "container-fixed-height", "tool-input-partial-many", "rerender-once", "message-consent", "server-initialize-probes"},
+	// A host built on an SDK's defaults and its own policies, as the audits
+	// of 2026-12-01 found real ones (mcp-ui's AppBridge 1.x, ChatGPT).
+	{"errors-internal-code", "display-mode-unknown-current", "resources-list-unproxied", "no-sandbox-capability", "context-open-fields", "model-tool-names-namespaced", "permissions-granted-unrequested", "download-refused", "content-images-only"},
 }
 
 // VariationRun is the outcome under one variation set.

@@ -351,8 +351,18 @@ type FrameInfo struct {
 // its parent iframe. Attribute reads run in the parent frames, never in the
 // View, so they give the View no user activation.
 func (b *Base) Inspect(ctx context.Context) (protocol.Result, error) {
+	info, err := b.Frames(ctx)
+	if err != nil {
+		return protocol.Result{}, err
+	}
+	return protocol.Result{OK: true, Value: MustJSON(info)}, nil
+}
+
+// Frames reads the attributes of the View's iframe and, when the View is
+// nested in one, of the sandbox proxy iframe around it.
+func (b *Base) Frames(ctx context.Context) (FrameInfo, error) {
 	if b.Suite == nil {
-		return protocol.Result{}, errors.New("suite not bound")
+		return FrameInfo{}, errors.New("suite not bound")
 	}
 	attrs := func(f playwright.Frame) (map[string]string, error) {
 		el, err := f.FrameElement()
@@ -377,14 +387,14 @@ func (b *Base) Inspect(ctx context.Context) (protocol.Result, error) {
 	var info FrameInfo
 	var err error
 	if info.Inner, err = attrs(view); err != nil {
-		return protocol.Result{}, err
+		return FrameInfo{}, err
 	}
 	if parent := view.ParentFrame(); parent != nil && parent.ParentFrame() != nil {
 		if info.Outer, err = attrs(parent); err != nil {
-			return protocol.Result{}, err
+			return FrameInfo{}, err
 		}
 	}
-	return protocol.Result{OK: true, Value: MustJSON(info)}, nil
+	return info, nil
 }
 
 // Reset returns the page to a neutral state between manual tests: closes

@@ -18,7 +18,6 @@ import (
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
-	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/internal/hostreview"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
@@ -159,13 +158,9 @@ func TestViewSandboxedByInheritance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Teardown(ctx)
-	r, err := h.InspectFrame(ctx, protocol.Request{Kind: protocol.KindInspectFrame})
-	if err != nil || !r.OK {
-		t.Fatalf("inspectFrame: %v %+v", err, r)
-	}
-	var fi browserhost.FrameInfo
-	if err := json.Unmarshal(r.Value, &fi); err != nil {
-		t.Fatal(err)
+	fi, err := h.Frames(ctx)
+	if err != nil {
+		t.Fatalf("the frames' attributes: %v", err)
 	}
 	if _, ok := fi.Inner["sandbox"]; ok {
 		t.Fatalf("the View's iframe has a sandbox attribute now (%+v): security/view-sandboxed's inheritance path is no longer exercised here", fi.Inner)

@@ -1,11 +1,21 @@
-// The page's channel to its backend for the View's proxied requests
-// (tools/call, resources/read, resources/list). One WebSocket per page,
-// opened on first use: a message on an open socket costs about 0.2 ms
-// where a fetch costs 1.5–2.5 ms in Chromium, and every tools/call of a
-// View (the relay bridge's polls included) crosses this hop. Where the
-// socket cannot open, or has closed, the same request goes by POST
-// /api/app; a request in flight when the socket closes fails, and is not
-// sent again (a tools/call must not run twice).
+// The page's channels to its backend: api for the page's own calls, and
+// one WebSocket per page for the View's proxied requests (tools/call,
+// resources/read, resources/list), opened on first use: a message on an
+// open socket costs about 0.2 ms where a fetch costs 1.5–2.5 ms in
+// Chromium, and every tools/call of a View (the relay bridge's polls
+// included) crosses this hop. Where the socket cannot open, or has closed,
+// the same request goes by POST /api/app; a request in flight when the
+// socket closes fails, and is not sent again (a tools/call must not run
+// twice).
+
+// api POSTs body to one of the backend's endpoints and returns its JSON
+// answer: the page's other calls (chat, tools, the call's outcome, model
+// context) and the app socket's fallback.
+export async function api<T = any>(path: string, body: unknown): Promise<T> {
+  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status} ${await r.text()}`);
+  return r.json();
+}
 
 export interface AppAnswer {
   result?: any;
@@ -50,9 +60,7 @@ export async function appRequest(req: AppRequest): Promise<AppAnswer> {
   const ws = await socket;
   if (!ws || ws.readyState !== WebSocket.OPEN) {
     socket = null;
-    const r = await fetch("/api/app", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
-    if (!r.ok) throw new Error(`/api/app: HTTP ${r.status} ${await r.text()}`);
-    return r.json();
+    return api<AppAnswer>("/api/app", req);
   }
   const id = nextId++;
   return new Promise((resolve, reject) => {

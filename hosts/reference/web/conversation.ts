@@ -3,6 +3,7 @@
 import { variation } from "./config";
 import { el, newChatBtn, conversation, input, composer, log } from "./layout";
 import { type Launch, AppView, views } from "./view";
+import { api } from "./appchannel";
 
 // New content follows the conversation only while the user is at its end:
 // someone who scrolled up to use an earlier app is not yanked away.
@@ -16,12 +17,6 @@ export function addTurn(role: "user" | "assistant", text: string): HTMLElement {
   const turn = el("div", { class: `turn ${role}`, "data-role": role }, el("div", { class: "bubble" }, text));
   followConversation(() => conversation.append(turn));
   return turn;
-}
-
-export async function api<T = any>(path: string, body: unknown): Promise<T> {
-  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  if (!r.ok) throw new Error(`${path}: HTTP ${r.status} ${await r.text()}`);
-  return r.json();
 }
 
 // What /api/chat and /api/tools/call answer: the assistant's reply and,

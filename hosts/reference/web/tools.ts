@@ -3,7 +3,8 @@
 // tool with a UI resource shows its app like any agent call.
 
 import { el, toolsBtn, toolPanel } from "./layout";
-import { addTurn, api, type Reply, showReply } from "./conversation";
+import { addTurn, type Reply, showReply } from "./conversation";
+import { api } from "./appchannel";
 
 interface ToolInfo {
   name: string;

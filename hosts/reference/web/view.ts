@@ -3,9 +3,9 @@
 
 import { config, sandboxOrigin, defect, variation, AVAILABLE_DISPLAY_MODES, direct, opaqueProxy, viewOrigin, SUPPORTED_VERSIONS, DISPLAY_MODES, DISPLAY_MODE_LABELS } from "./config";
 import { el, sleep, log } from "./layout";
-import { followConversation, api, userMessage } from "./conversation";
+import { followConversation, userMessage } from "./conversation";
 import { confirmDialog } from "./dialogs";
-import { appRequest } from "./appchannel";
+import { api, appRequest } from "./appchannel";
 import { theme, locale, styles } from "./context";
 import { grantedPermissions, allowAttribute } from "./permissions";
 import { type DownloadItem, downloadItem, saveFile } from "./downloads";

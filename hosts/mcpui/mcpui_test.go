@@ -3,7 +3,6 @@ package mcpui
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -78,25 +77,12 @@ var (
 	}
 )
 
-// installed returns the npm prefix with mcp-ui, installing it on first
-// use; no npm or no registry skips (fails with CI=true or
-// MCPCONFORM_REQUIRE_BROWSER=1).
+// installed returns the npm prefix with mcp-ui and its pinned companions,
+// installing them on first use; no npm or no registry skips (fails with
+// CI=true or MCPCONFORM_REQUIRE_BROWSER=1).
 func installed(t *testing.T) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	dir, err := Install(ctx, "", "", t.Logf)
-	if err == nil {
-		return dir
-	}
-	if errors.Is(err, npmcache.ErrNoNPM) || errors.Is(err, npmcache.ErrUnreachable) {
-		if npmcache.Required() {
-			t.Fatalf("%s is needed and could not be installed (%s=1 or CI=true): %v", Spec, npmcache.EnvRequire, err)
-		}
-		t.Skipf("%s is not installed and could not be installed: %v", Spec, err)
-	}
-	t.Fatalf("installing %s: %v", Spec, err)
-	return ""
+	return npmcache.ForTestWith(t, Spec, npmcache.Options{Also: Also})
 }
 
 // The whole catalogue on the AppRenderer host: every check ends as

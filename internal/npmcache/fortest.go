@@ -34,6 +34,16 @@ type TB interface {
 // fails; any other install failure fails the test.
 func ForTest(t TB, spec string, prefer ...string) string {
 	t.Helper()
+	return ForTestWith(t, spec, Options{}, prefer...)
+}
+
+// ForTestWith is ForTest installing with o (its companions, Also); the
+// install's log goes to the test's unless o says otherwise.
+func ForTestWith(t TB, spec string, o Options, prefer ...string) string {
+	t.Helper()
+	if o.Logf == nil {
+		o.Logf = t.Logf
+	}
 	for _, d := range prefer {
 		if d != "" && HasPackage(d, spec) {
 			return d
@@ -41,7 +51,7 @@ func ForTest(t TB, spec string, prefer ...string) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	dir, err := EnsureWith(ctx, spec, Options{Logf: t.Logf})
+	dir, err := EnsureWith(ctx, spec, o)
 	if err == nil {
 		return dir
 	}

@@ -4,13 +4,13 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/mcpconform/mcpconform/internal/npmcache"
+	"github.com/mcpconform/mcpconform/internal/tsbundle"
 )
 
 // Version is the @mcp-ui/client release this driver is built on.
@@ -77,17 +77,11 @@ func pageJS(prefix string) (string, error) {
 		NodePaths:         []string{npmcache.Modules(prefix)},
 		MinifyIdentifiers: false,
 	})
-	if len(res.Errors) > 0 {
-		var msgs []string
-		for _, m := range api.FormatMessages(res.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage}) {
-			msgs = append(msgs, strings.TrimSpace(m))
-		}
-		return "", fmt.Errorf("bundling the mcp-ui host page from %s: %s", prefix, strings.Join(msgs, "\n"))
+	js, err := tsbundle.Output(res, "the mcp-ui host page from "+prefix)
+	if err != nil {
+		return "", err
 	}
-	if len(res.OutputFiles) != 1 {
-		return "", fmt.Errorf("bundling the mcp-ui host page: %d output files, want 1", len(res.OutputFiles))
-	}
-	js := strings.ReplaceAll(string(res.OutputFiles[0].Contents), "</script", `<\/script`)
+	js = strings.ReplaceAll(js, "</script", `<\/script`)
 	bundles.m[prefix] = js
 	return js, nil
 }

@@ -76,15 +76,21 @@ func JS(o Options) (string, error) {
 		LogLevel:    api.LogLevelSilent,
 		Plugins:     []api.Plugin{plugin},
 	})
+	return Output(res, o.Entry)
+}
+
+// Output is the one script a build without Write produced, or an error
+// naming what was bundled with esbuild's messages.
+func Output(res api.BuildResult, what string) (string, error) {
 	if len(res.Errors) > 0 {
 		var msgs []string
 		for _, m := range api.FormatMessages(res.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage}) {
 			msgs = append(msgs, strings.TrimSpace(m))
 		}
-		return "", fmt.Errorf("bundling %s: %s", o.Entry, strings.Join(msgs, "\n"))
+		return "", fmt.Errorf("bundling %s: %s", what, strings.Join(msgs, "\n"))
 	}
 	if len(res.OutputFiles) != 1 {
-		return "", fmt.Errorf("bundling %s: %d output files, want 1", o.Entry, len(res.OutputFiles))
+		return "", fmt.Errorf("bundling %s: %d output files, want 1", what, len(res.OutputFiles))
 	}
 	return string(res.OutputFiles[0].Contents), nil
 }

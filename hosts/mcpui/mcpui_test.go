@@ -21,6 +21,7 @@ import (
 	"github.com/mcpconform/mcpconform/internal/hostreview"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
 	"github.com/mcpconform/mcpconform/runner"
 )
@@ -99,13 +100,30 @@ func TestSuiteOnMCPUI(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	h := New()
-	start := time.Now()
-	hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
-	if err != nil {
-		t.Fatalf("run: %v", err)
+	var h *Host
+	run := func() report.HostRun {
+		h = New()
+		start := time.Now()
+		hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+		t.Logf("suite on mcp-ui %s: %d checks in %s", Version, len(hr.Cases), time.Since(start).Round(time.Millisecond))
+		return hr
 	}
-	t.Logf("suite on mcp-ui %s: %d checks in %s", Version, len(hr.Cases), time.Since(start).Round(time.Millisecond))
+	hr := run()
+	// About one run in four, one View's tools/call gets no answer for 10 s
+	// and the request never reaches the page's /mcp proxy (seen 2026-12-01
+	// with the proxy's requests counted: at most 4 in flight, none during
+	// the stall). The cause (the page, AppRenderer or its AppBridge) is not
+	// found yet. A run whose only differences from the review are such
+	// stalls is run once more, and said; any other difference fails.
+	if d := review.Differs(hr.Cases); len(d) > 0 && allStalls(d) {
+		for _, c := range d {
+			t.Logf("stall, running the suite again: %s %s %q", c.ID, c.Status, c.Message)
+		}
+		hr = run()
+	}
 	if hr.HostName != "MCP-UI Host" {
 		t.Errorf("hostInfo.name %q: not AppRenderer's default", hr.HostName)
 	}
@@ -127,6 +145,17 @@ func TestSuiteOnMCPUI(t *testing.T) {
 	}
 
 	hostreview.Gate(t, hr, exp, file)
+}
+
+// allStalls reports whether every case ended as the known stall: its
+// View's tools/call unanswered within the suite's 10 s.
+func allStalls(cs []report.Case) bool {
+	for _, c := range cs {
+		if !strings.Contains(c.Message, "no response to tools/call within 10000ms") {
+			return false
+		}
+	}
+	return true
 }
 
 // Why security/view-sandboxed passes an inherited sandbox: here the View's

@@ -57,17 +57,10 @@ func (r Review) CheckCases(t testing.TB, cases []report.Case) map[string]bool {
 	seen := map[string]bool{}
 	for _, c := range cases {
 		seen[c.ID] = true
-		want, why := protocol.StatusPass, ""
-		if m, ok := r.Fail[c.ID]; ok {
-			want, why = protocol.StatusFail, m
-		} else if m, ok := r.Optional[c.ID]; ok {
-			want, why = protocol.StatusOptional, m
-		} else if m, ok := r.Skip[c.ID]; ok {
-			want, why = protocol.StatusSkip, m
-		}
-		if c.Status != want || !strings.Contains(c.Message, why) {
-			t.Errorf("%s: got %s %q, reviewed %s %q", c.ID, c.Status, c.Message, want, why)
-		}
+	}
+	for _, c := range r.Differs(cases) {
+		want, why := r.reviewed(c.ID)
+		t.Errorf("%s: got %s %q, reviewed %s %q", c.ID, c.Status, c.Message, want, why)
 	}
 	for _, m := range []map[string]string{r.Fail, r.Optional, r.Skip} {
 		for _, id := range sortedKeys(m) {
@@ -77,6 +70,31 @@ func (r Review) CheckCases(t testing.TB, cases []report.Case) map[string]bool {
 		}
 	}
 	return seen
+}
+
+// Differs lists the cases that did not end as reviewed.
+func (r Review) Differs(cases []report.Case) []report.Case {
+	var out []report.Case
+	for _, c := range cases {
+		want, why := r.reviewed(c.ID)
+		if c.Status != want || !strings.Contains(c.Message, why) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// reviewed is the status a check must end with and a fragment of its
+// message.
+func (r Review) reviewed(id string) (protocol.Status, string) {
+	if m, ok := r.Fail[id]; ok {
+		return protocol.StatusFail, m
+	} else if m, ok := r.Optional[id]; ok {
+		return protocol.StatusOptional, m
+	} else if m, ok := r.Skip[id]; ok {
+		return protocol.StatusSkip, m
+	}
+	return protocol.StatusPass, ""
 }
 
 // Gate fails t unless hr passes exp's gate as `mcpconform run

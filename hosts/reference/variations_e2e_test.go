@@ -259,6 +259,24 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Errorf("View origin %v, want the sandbox's %s", o, p.srv.SandboxURL)
 		}
 	})
+	one("view-sandbox-inherited", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-sandbox-inherited")
+		if v, err := p.proxy().Evaluate(`() => document.querySelector("iframe").hasAttribute("sandbox")`); err != nil || v != false {
+			t.Errorf("inner iframe has a sandbox attribute: %v (%v), want none", v, err)
+		}
+		el, err := p.proxy().FrameElement()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, _ := el.GetAttribute("sandbox"); !strings.Contains(a, "allow-scripts") {
+			t.Errorf("proxy iframe sandbox=%q, want the proxy sandboxed", a)
+		}
+		// Inherited, not absent: the View's document is still sandboxed
+		// (no allow-popups on the proxy, so window.open is refused).
+		if v, err := p.view().Evaluate(`() => window.open("about:blank") === null`); err != nil || v != true {
+			t.Errorf("window.open from the View was not blocked (%v, %v): the View is not sandboxed by inheritance", v, err)
+		}
+	})
 	one("no-permissions-allow", func(t *testing.T, p *varPage) {
 		p.openSuiteView()
 		if !strings.Contains(p.hostLog(), "permissions: none") {

@@ -30,7 +30,7 @@ var Combinations = [][]string{
 	{"theme-dark-initially", "locale-non-english", "context-changed-full", "container-fixed-height", "tool-input-partial-many", "rerender-once", "message-consent", "server-initialize-probes"},
 	// A host built on an SDK's defaults and its own policies, as the audits
 	// of 2026-12-01 found real ones (mcp-ui's AppBridge 1.x, ChatGPT).
-	{"errors-internal-code", "display-mode-unknown-current", "resources-list-unproxied", "no-sandbox-capability", "context-open-fields", "model-tool-names-namespaced", "permissions-granted-unrequested", "download-refused", "content-images-only"},
+	{"errors-internal-code", "display-mode-unknown-current", "resources-list-unproxied", "no-sandbox-capability", "context-open-fields", "model-tool-names-namespaced", "permissions-granted-unrequested", "download-refused", "content-images-only", "view-sandbox-inherited"},
 }
 
 // VariationRun is the outcome under one variation set.

@@ -41,7 +41,10 @@ function render(p: { html?: string; sandbox?: string | null; permissions?: Recor
   // No allow-same-origin: the View gets an opaque origin and cannot reach
   // into this proxy's DOM to escape its CSP (the choice MCP Inspector v2
   // also makes; the spec's MUST covers only the proxy's own sandbox).
-  // null is the host asking for no sandbox at all (only a defect does).
+  // null is the host asking for no sandbox attribute on this frame: the
+  // View is then sandboxed only by the flags it inherits from this proxy's
+  // own iframe (the view-sandbox-inherited variation), or not at all when
+  // the host also left the proxy bare (the view-not-sandboxed defect).
   if (p.sandbox !== null) inner.setAttribute("sandbox", p.sandbox ?? "allow-scripts allow-forms");
   const allow = Object.keys(p.permissions ?? {})
     .filter((k) => k in FEATURES)

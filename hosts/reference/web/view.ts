@@ -412,7 +412,7 @@ export class AppView {
         html: this.launch.resource?.html ?? "",
         csp: this.launch.resource?.ui?.csp,
         permissions: this.permissions,
-        sandbox: defect("view-not-sandboxed") ? null : defect("view-allow-downloads") ? "allow-scripts allow-forms allow-downloads" : variation("view-same-origin") ? "allow-scripts allow-same-origin allow-forms" : "allow-scripts allow-forms",
+        sandbox: defect("view-not-sandboxed") || variation("view-sandbox-inherited") ? null : defect("view-allow-downloads") ? "allow-scripts allow-forms allow-downloads" : variation("view-same-origin") ? "allow-scripts allow-same-origin allow-forms" : "allow-scripts allow-forms",
       },
     });
   }

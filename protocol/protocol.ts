@@ -42,7 +42,8 @@ export type CapabilityRequest =
   | { kind: "cancelTool"; marker: string }
   // Close, as a user would, the View that displays the marker.
   | { kind: "closeView"; marker: string }
-  // Report the next file the browser downloaded: {filename, content}.
+  // Report the next file the browser downloaded: {filename, content,
+  // requested?} (requested: the name the page asked for, when seen).
   | { kind: "checkDownload"; timeoutMs: number }
   // Make the host call the tool with these arguments and show that call's
   // View (same page or another), as a user of its tool list or a deep link

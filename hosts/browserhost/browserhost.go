@@ -90,6 +90,10 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 		return fmt.Errorf("new browser context: %w", err)
 	}
 	b.Ctx = c
+	if err := watchDownloadNames(c); err != nil {
+		c.Close()
+		return fmt.Errorf("watching download names: %w", err)
+	}
 	if env.TraceFile != "" {
 		if err := c.Tracing().Start(playwright.TracingStartOptions{Screenshots: playwright.Bool(true), Snapshots: playwright.Bool(true)}); err != nil {
 			c.Close()

@@ -29,11 +29,17 @@ type Downloads struct {
 // Download is one file the browser downloaded, as checkDownload reports it.
 type Download struct {
 	Filename string `json:"filename"`
-	Content  string `json:"content"`
-	Size     int    `json:"size"`
-	Error    string `json:"error,omitempty"`
+	// Requested is the name the page asked for (an anchor's download
+	// attribute), before the browser escaped it into Filename; "" when the
+	// driver saw none.
+	Requested string `json:"requested,omitempty"`
+	Content   string `json:"content"`
+	Size      int    `json:"size"`
+	Error     string `json:"error,omitempty"`
 
-	done chan struct{} // closed when the fields above are final
+	page  playwright.Page
+	start time.Time
+	done  chan struct{} // closed when the fields above are final
 }
 
 // maxDownloadContent bounds what a report carries of a file.
@@ -54,7 +60,7 @@ func (d *Downloads) WatchDownloads(page playwright.Page) {
 func (d *Downloads) record(pd playwright.Download) {
 	// Recorded as soon as it starts, so that a check for "no download"
 	// sees one at once; its content is filled in when it has finished.
-	dl := &Download{Filename: pd.SuggestedFilename(), done: make(chan struct{})}
+	dl := &Download{Filename: pd.SuggestedFilename(), page: pd.Page(), start: time.Now(), done: make(chan struct{})}
 	d.mu.Lock()
 	d.pending = append(d.pending, dl)
 	sig := d.signal
@@ -114,6 +120,7 @@ func (d *Downloads) CheckDownload(ctx context.Context, req protocol.Request) (pr
 			select {
 			case <-dl.done:
 				out = *dl
+				out.Requested = nameRequestedFor(dl.page, dl.start)
 			case <-time.After(10 * time.Second):
 				out.Error = "the download did not finish within 10 s"
 			case <-ctx.Done():

@@ -533,20 +533,32 @@ func TestVariationsTakeEffect(t *testing.T) {
 	})
 	one("download-refused", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-download-refused")
-		done := make(chan map[string]any, 1)
-		go func() {
-			done <- p.rpc("ui/download-file", map[string]any{"contents": []any{map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///exports/refused.txt", "mimeType": "text/plain", "text": "x"}}}}, false)
-		}()
-		ms := 5000.0
-		if err := p.page.Locator(`[data-testid="dialog-download"] [data-testid="dialog-confirm"]`).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
-			t.Fatalf("no download dialog: %v", err)
-		}
-		r := <-done
+		r := p.downloadFile("file:///exports/refused.txt")
 		if res, _ := r["result"].(map[string]any); res == nil || res["isError"] != true {
 			t.Errorf("ui/download-file after confirming answered %v, want the result {isError: true}", r)
 		}
 		if !strings.Contains(p.hostLog(), "refused to download") {
 			t.Errorf("the host log does not record the refusal:\n%s", p.hostLog())
+		}
+	})
+	one("download-filename-underscored", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-download-underscored")
+		saved := make(chan string, 1)
+		p.page.OnDownload(func(d playwright.Download) { saved <- d.SuggestedFilename() })
+		if r := p.downloadFile("file:///exports/..%2F..%2Fvar-underscored.txt"); r["result"] == nil {
+			t.Fatalf("ui/download-file answered %v, want a result", r)
+		}
+		if want := `downloaded ".._.._var-underscored.txt"`; !strings.Contains(p.hostLog(), want) {
+			t.Errorf("the host log does not say %s:\n%s", want, p.hostLog())
+		}
+		select {
+		case n := <-saved:
+			if strings.ContainsAny(n, `/\`) {
+				t.Errorf("saved as %q, a path", n)
+			}
+			t.Logf("the browser saved .._.._var-underscored.txt as %q", n)
+		case <-time.After(5 * time.Second):
+			t.Error("the browser downloaded nothing within 5 s")
 		}
 	})
 	one("no-sandbox-capability", func(t *testing.T, p *varPage) {

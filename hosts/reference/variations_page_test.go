@@ -154,6 +154,21 @@ func (p *varPage) proxy() playwright.Frame { return p.view().ParentFrame() }
 
 // rpc sends a JSON-RPC message from inside the View and returns the answer
 // to it (nil for a notification, or when none came within 5 s).
+// downloadFile asks the host to download one text file named by uri,
+// confirms its dialog and returns the answer.
+func (p *varPage) downloadFile(uri string) map[string]any {
+	p.t.Helper()
+	done := make(chan map[string]any, 1)
+	go func() {
+		done <- p.rpc("ui/download-file", map[string]any{"contents": []any{map[string]any{"type": "resource", "resource": map[string]any{"uri": uri, "mimeType": "text/plain", "text": "x"}}}}, false)
+	}()
+	ms := 5000.0
+	if err := p.page.Locator(`[data-testid="dialog-download"] [data-testid="dialog-confirm"]`).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
+		p.t.Fatalf("no download dialog: %v", err)
+	}
+	return <-done
+}
+
 func (p *varPage) rpc(method string, params any, notification bool) map[string]any {
 	p.t.Helper()
 	v, err := p.view().Evaluate(`([method, params, notification]) => new Promise((resolve) => {

@@ -26,7 +26,7 @@ var Combinations = [][]string{
 	{"context-minimal", "no-optional-capabilities", "no-agent"},
 	{"context-empty", "display-modes-absent", "tool-input-partial-none", "request-teardown-ignored"},
 	{"csp-meta", "csp-stricter", "view-same-origin", "no-permissions-allow"},
-	{"payload-undefined-keys", "payload-extra-keys", "payload-meta-on-notifications", "errors-32000", "open-link-refused"},
+	{"payload-undefined-keys", "payload-extra-keys", "payload-meta-on-notifications", "errors-32000", "open-link-refused", "download-filename-underscored"},
 	{"theme-dark-initially", "locale-non-english", "context-changed-full", "container-fixed-height", "tool-input-partial-many", "rerender-once", "message-consent", "server-initialize-probes"},
 	// A host built on an SDK's defaults and its own policies, as the audits
 	// of 2026-12-01 found real ones (mcp-ui's AppBridge 1.x, ChatGPT).

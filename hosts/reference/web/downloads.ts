@@ -1,7 +1,7 @@
 // ui/download-file (draft): the file name is the last segment of the URI,
 // sanitised so that no path can be smuggled in (draft §ui/download-file).
 
-import { defect } from "./config";
+import { defect, variation } from "./config";
 import { el } from "./layout";
 
 function sanitizeFilename(name: string): string {
@@ -27,6 +27,9 @@ function filenameFromURI(uri: string): string {
   }
   if (defect("download-filename-wrong")) return "download";
   if (defect("download-filename-unsanitised")) return last;
+  // Sanitised the other common way: every separator (and control
+  // character) becomes "_", the dots stay; the name cannot traverse.
+  if (variation("download-filename-underscored")) return last.replace(/[\u0000-\u001f\u007f\\/]/g, "_") || "download";
   return sanitizeFilename(last);
 }
 

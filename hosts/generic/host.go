@@ -99,6 +99,8 @@ type Host struct {
 
 	// native are the page's native dialogs (CONFIRM=native).
 	native browserhost.Dialogs
+	// stopApproving ends APPROVE's clicks.
+	stopApproving func()
 }
 
 // Lookup builds the host of the profile name from MCPCONFORM_<NAME>_*
@@ -210,6 +212,11 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if err := h.checkSelectors(); err != nil {
 		return nil, err
 	}
+	if h.cfg.approve != "" {
+		h.stopApproving = browserhost.AutoClick(h.Page.Locator(h.cfg.approve), 250*time.Millisecond, nil, func() {
+			h.logf("%s: approved a tool call (%s)", h.cfg.name, h.variable("APPROVE"))
+		})
+	}
 	for _, st := range h.cfg.steps {
 		t0 := time.Now()
 		if err := h.runStep(ctx, h.Page, st, h.vars); err != nil {
@@ -280,6 +287,9 @@ func (h *Host) checkSelectors() error {
 	}
 	if h.cfg.theme.attrSel != "" {
 		all = append(all, sel{"THEME_ATTR", "", h.cfg.theme.attrSel})
+	}
+	if h.cfg.approve != "" {
+		all = append(all, sel{"APPROVE", "", h.cfg.approve})
 	}
 	if h.cfg.confirm != "" && h.cfg.confirm != ConfirmNative {
 		all = append(all, sel{"CONFIRM", "", expand(h.cfg.confirm, map[string]string{PhDialog: string(protocol.DialogDownload)})})
@@ -389,6 +399,10 @@ func (h *Host) screenshot(tag string) string {
 // Teardown closes the browser context, runs the hooks' cleanup and stops
 // START's process group.
 func (h *Host) Teardown(ctx context.Context) error {
+	if h.stopApproving != nil {
+		h.stopApproving()
+		h.stopApproving = nil
+	}
 	err := h.Close()
 	if h.cleanup != nil {
 		err = errors.Join(err, h.cleanup())

@@ -56,6 +56,11 @@ type Profile struct {
 	Confirm string `env:"CONFIRM"`
 	// Dialogs are the dialogs the host asks before acting (default all).
 	Dialogs []string `env:"DIALOGS"`
+	// Approve is the selector of the button that approves a tool call when
+	// the host asks the user before each one (the model's, or the app's own
+	// tools/call); the driver clicks it whenever it is visible, as the user
+	// would.
+	Approve string `env:"APPROVE"`
 	// OpenTool are steps that make the host call {tool} with {arguments}
 	// and show its View; they enable openTool.
 	OpenTool string `env:"OPEN_TOOL"`
@@ -263,6 +268,7 @@ type config struct {
 	conversation string
 	theme        themeConfig
 	confirm      string // ConfirmNative or a selector
+	approve      string // APPROVE's selector, or ""
 	dialogs      map[protocol.Dialog]bool
 	unsupported  map[protocol.Kind]bool
 	storageState string
@@ -309,6 +315,7 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 		stepTimeout:  p.StepTimeout,
 		conversation: strings.TrimSpace(p.Conversation),
 		confirm:      strings.TrimSpace(p.Confirm),
+		approve:      strings.TrimSpace(p.Approve),
 		storageState: p.StorageState,
 		dialogs:      map[protocol.Dialog]bool{},
 		unsupported:  map[protocol.Kind]bool{},

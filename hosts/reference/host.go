@@ -41,7 +41,7 @@ type Host struct {
 	srv                   *Server
 	defects               DefectSet
 	variations            VariationSet
-	stopConsent           context.CancelFunc
+	stopPrompts           []func() // the user answering recurring prompts (variations)
 }
 
 // init registers the host as --host reference (hosts/builtin imports it).
@@ -107,12 +107,13 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	if h.variations["message-consent"] {
-		// The user of a host that asks consent for ui/message: the driver
-		// accepts each such dialog as it appears.
-		var cctx context.Context
-		cctx, h.stopConsent = context.WithCancel(context.Background())
-		go h.acceptMessageConsent(cctx)
+	// The user of a host that asks before acting: the driver answers each
+	// such prompt as it appears.
+	for v, dialog := range map[string]string{"message-consent": "message", "tool-call-approval": "tool-call"} {
+		if h.variations[v] {
+			confirm := h.Page.Locator(fmt.Sprintf(`[data-testid="dialog-%s"] [data-testid="dialog-confirm"]`, dialog))
+			h.stopPrompts = append(h.stopPrompts, browserhost.AutoClick(confirm, 200*time.Millisecond, nil, nil))
+		}
 	}
 	if h.variations["rerender-once"] {
 		// The driver knows its host: the suite to bind is the fresh View.
@@ -204,25 +205,10 @@ func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Res
 	return protocol.Result{OK: true}, nil
 }
 
-func (h *Host) acceptMessageConsent(ctx context.Context) {
-	confirm := h.Page.Locator(`[data-testid="dialog-message"] [data-testid="dialog-confirm"]`)
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(200 * time.Millisecond):
-		}
-		if n, err := confirm.Count(); err == nil && n > 0 {
-			ms := 2000.0
-			confirm.First().Click(playwright.LocatorClickOptions{Timeout: &ms})
-		}
-	}
-}
-
 // Teardown closes the page and the backend.
 func (h *Host) Teardown(ctx context.Context) error {
-	if h.stopConsent != nil {
-		h.stopConsent()
+	for _, stop := range h.stopPrompts {
+		stop()
 	}
 	err := h.Close()
 	if h.srv != nil {

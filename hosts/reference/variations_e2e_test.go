@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/protocol"
 )
@@ -424,15 +425,7 @@ func TestVariationsTakeEffect(t *testing.T) {
 	})
 	one("message-consent", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-consent")
-		done := make(chan map[string]any, 1)
-		go func() {
-			done <- p.rpc("ui/message", map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "consent-marker"}}}, false)
-		}()
-		ms := 5000.0
-		if err := p.page.Locator(`[data-testid="dialog-message"] [data-testid="dialog-confirm"]`).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
-			t.Fatalf("no consent dialog: %v", err)
-		}
-		if r := <-done; r == nil || r["result"] == nil {
+		if r := p.rpcConfirmed("message", "ui/message", map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "consent-marker"}}}); r == nil || r["result"] == nil {
 			t.Errorf("ui/message after consent answered %v", r)
 		}
 		if txt, _ := p.page.Locator(`[data-testid="conversation"]`).TextContent(); !strings.Contains(txt, "consent-marker") {
@@ -559,6 +552,39 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Logf("the browser saved .._.._var-underscored.txt as %q", n)
 		case <-time.After(5 * time.Second):
 			t.Error("the browser downloaded nothing within 5 s")
+		}
+	})
+	one("tool-call-approval", func(t *testing.T, p *varPage) {
+		// The probe View reports through tools/call too: the user approves
+		// while it opens.
+		approve := p.page.Locator(`[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`)
+		stop := browserhost.AutoClick(approve, 100*time.Millisecond, nil, nil)
+		p.openProbeView("var-tool-approval")
+		stop()
+		done := make(chan map[string]any, 1)
+		go func() {
+			done <- p.rpc("tools/call", map[string]any{"name": mcpserver.ToolProbe, "arguments": map[string]any{"op": "config"}}, false)
+		}()
+		select {
+		case r := <-done:
+			t.Fatalf("tools/call answered %v before the user approved it", r)
+		case <-time.After(time.Second):
+		}
+		// Inline: it covers nothing, so the page stays usable meanwhile.
+		if n, _ := p.page.Locator(`.backdrop`).Count(); n != 0 {
+			t.Errorf("the approval is modal (%d backdrops)", n)
+		}
+		if n, _ := approve.Count(); n == 0 {
+			t.Fatal("no approval of the app's tools/call is shown")
+		}
+		// Approve it (and any report of the probe's still waiting).
+		stop = browserhost.AutoClick(approve, 100*time.Millisecond, nil, nil)
+		defer stop()
+		if r := <-done; r["result"] == nil {
+			t.Errorf("tools/call after approval answered %v, want the server's result", r)
+		}
+		if want := `the user approved the app's tools/call of "` + mcpserver.ToolProbe + `"`; !strings.Contains(p.hostLog(), want) {
+			t.Errorf("the host log does not say %s:\n%s", want, p.hostLog())
 		}
 	})
 	one("no-sandbox-capability", func(t *testing.T, p *varPage) {

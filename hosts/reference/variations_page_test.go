@@ -158,13 +158,18 @@ func (p *varPage) proxy() playwright.Frame { return p.view().ParentFrame() }
 // confirms its dialog and returns the answer.
 func (p *varPage) downloadFile(uri string) map[string]any {
 	p.t.Helper()
+	return p.rpcConfirmed("download", "ui/download-file", map[string]any{"contents": []any{map[string]any{"type": "resource", "resource": map[string]any{"uri": uri, "mimeType": "text/plain", "text": "x"}}}})
+}
+
+// rpcConfirmed sends a request from the View, confirms the host's dialog
+// of that kind as the user and returns the answer.
+func (p *varPage) rpcConfirmed(dialog, method string, params any) map[string]any {
+	p.t.Helper()
 	done := make(chan map[string]any, 1)
-	go func() {
-		done <- p.rpc("ui/download-file", map[string]any{"contents": []any{map[string]any{"type": "resource", "resource": map[string]any{"uri": uri, "mimeType": "text/plain", "text": "x"}}}}, false)
-	}()
+	go func() { done <- p.rpc(method, params, false) }()
 	ms := 5000.0
-	if err := p.page.Locator(`[data-testid="dialog-download"] [data-testid="dialog-confirm"]`).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
-		p.t.Fatalf("no download dialog: %v", err)
+	if err := p.page.Locator(fmt.Sprintf(`[data-testid="dialog-%s"] [data-testid="dialog-confirm"]`, dialog)).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
+		p.t.Fatalf("%s: no %s dialog: %v", method, dialog, err)
 	}
 	return <-done
 }

@@ -56,8 +56,7 @@ type Chat struct {
 	// The approval watcher (see watchApprovals). input serialises its
 	// clicks with the capabilities' page input, so that two mouse
 	// sequences never interleave.
-	stopWatch chan struct{}
-	watching  sync.WaitGroup
+	stopWatch func()
 	input     sync.Mutex
 }
 
@@ -180,8 +179,7 @@ func (c *Chat) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 // Teardown stops the approval watcher and closes the browser context.
 func (c *Chat) Teardown(ctx context.Context) error {
 	if c.stopWatch != nil {
-		close(c.stopWatch)
-		c.watching.Wait()
+		c.stopWatch()
 		c.stopWatch = nil
 	}
 	return c.Close()
@@ -197,28 +195,9 @@ func (c *Chat) watchApprovals() {
 	if sel == "" {
 		return
 	}
-	c.stopWatch = make(chan struct{})
-	stop := c.stopWatch
-	c.watching.Add(1)
-	go func() {
-		defer c.watching.Done()
-		btn := c.Page.Locator(sel).First()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(250 * time.Millisecond):
-			}
-			if v, err := btn.IsVisible(); err == nil && v {
-				c.input.Lock()
-				err := btn.Click(playwright.LocatorClickOptions{Timeout: playwright.Float(2000)})
-				c.input.Unlock()
-				if err == nil {
-					c.logf("%s: approved a tool call the model made during the run", c.Profile.Product)
-				}
-			}
-		}
-	}()
+	c.stopWatch = browserhost.AutoClick(c.Page.Locator(sel), 250*time.Millisecond, &c.input, func() {
+		c.logf("%s: approved a tool call the model made during the run", c.Profile.Product)
+	})
 }
 
 // checkSelectors fails at once on a selector Playwright cannot parse, naming

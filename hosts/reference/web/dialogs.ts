@@ -1,13 +1,15 @@
-// The host's confirmation dialogs.
+// The host's confirmation dialogs: modal ones (over a backdrop), and
+// inline approvals, which cover nothing and pile up in arrival order, as
+// hosts ask about each tool call without blocking the page.
 
-import { el, dialogs } from "./layout";
+import { el, dialogs, approvals } from "./layout";
 
-export function confirmDialog(kind: string, title: string, detail: string): Promise<boolean> {
+export function confirmDialog(kind: string, title: string, detail: string, inline = false): Promise<boolean> {
   return new Promise((resolve) => {
     const ok = el("button", { "data-testid": "dialog-confirm", class: "primary" }, "Allow");
     const no = el("button", { "data-testid": "dialog-cancel" }, "Cancel");
     const box = el("div", { class: "dialog", role: "dialog", "aria-modal": "true", "data-testid": `dialog-${kind}` }, el("h3", {}, title), el("p", { class: "detail" }, detail), el("div", { class: "actions" }, no, ok));
-    const backdrop = el("div", { class: "backdrop" }, box);
+    const backdrop = inline ? box : el("div", { class: "backdrop" }, box);
     const done = (v: boolean) => {
       backdrop.remove();
       document.removeEventListener("keydown", esc);
@@ -19,6 +21,6 @@ export function confirmDialog(kind: string, title: string, detail: string): Prom
     ok.addEventListener("click", () => done(true));
     no.addEventListener("click", () => done(false));
     document.addEventListener("keydown", esc);
-    dialogs.append(backdrop);
+    (inline ? approvals : dialogs).append(backdrop);
   });
 }

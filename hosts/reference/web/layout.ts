@@ -25,7 +25,8 @@ const chat = el("main", { class: "chat" }, conversation, el("div", { class: "com
 const logList = el("ol", { class: "log", "data-testid": "rpc-log" });
 const side = el("aside", { class: "side" }, el("h2", {}, "Protocol log"), logList);
 export const dialogs = el("div", { class: "dialogs" });
-document.body.append(header, el("div", { class: "layout" }, chat, side), dialogs);
+export const approvals = el("div", { class: "approvals" });
+document.body.append(header, el("div", { class: "layout" }, chat, side), dialogs, approvals);
 
 // ---------------------------------------------------------------- log
 type LogDir = "→ view" | "← view" | "host";

@@ -486,6 +486,11 @@ export class AppView {
         case "resources/list": {
           if (msg.method !== "tools/call" && defect("resources-not-proxied")) return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
           if (msg.method === "resources/list" && variation("resources-list-unproxied")) return this.error(msg.id, -32601, "Method not found: resources/list");
+          if (msg.method === "tools/call" && variation("tool-call-approval")) {
+            const ok = await confirmDialog("tool-call", "Let the app call a tool?", typeof p.name === "string" ? p.name : "", true);
+            log("host", ok ? `the user approved the app's tools/call of ${JSON.stringify(p.name)}` : `the user declined the app's tools/call of ${JSON.stringify(p.name)}`);
+            if (!ok) return this.error(msg.id, -32000, "The user declined the app's tool call");
+          }
           const closeWaits = this.onProxied; // only calls made after the teardown request count
           const r = await appRequest({ serverId: this.launch.serverId, method: msg.method, params: p });
           if (r.error) return this.error(msg.id, r.error.code, r.error.message);

@@ -179,6 +179,18 @@ func (h *Host) CardShowing(marker string) (string, error) {
 	return "", fmt.Errorf("no View displays %q", marker)
 }
 
+// Press clicks a control of the host page itself (Close, the theme
+// toggle) with a click event dispatched on it, not a mouse click at its
+// coordinates: the Views' iframes change height (size-changed) and the page
+// can scroll while a click is on its way (a View focusing an element
+// scrolls its iframe into view), and a mouse click at a position checked a
+// moment before then lands on another card's button (seen on the AppBridge
+// page: a theme toggle that pressed a Close). What the View is clicked with
+// stays a real click (ClickTrigger).
+func (h *Host) Press(sel string) error {
+	return h.Page.Locator(sel).DispatchEvent("click", nil, playwright.LocatorDispatchEventOptions{Timeout: playwright.Float(3000)})
+}
+
 // CloseView presses Close on the card whose View displays req.Marker (the
 // page sends ui/resource-teardown, waits for its answer, then removes the
 // card) and waits until the card is gone.
@@ -187,7 +199,7 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 	if err != nil {
 		return protocol.Result{OK: false, Error: err.Error()}, nil
 	}
-	if err := h.Page.Locator(card + ` button[data-action="close"]`).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
+	if err := h.Press(card + ` button[data-action="close"]`); err != nil {
 		return protocol.Result{OK: false, Error: "could not press Close: " + browserhost.FirstLine(err)}, nil
 	}
 	if err := h.Page.Locator(card).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: playwright.Float(15000)}); err != nil {
@@ -208,7 +220,7 @@ func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.
 		if cur == req.To {
 			return protocol.Result{OK: true}, nil
 		}
-		if err := h.Page.Locator(selTheme).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(5000)}); err != nil {
+		if err := h.Press(selTheme); err != nil {
 			return protocol.Result{}, fmt.Errorf("clicking the theme toggle: %w", err)
 		}
 		if _, err := h.Page.WaitForFunction(`(was) => document.documentElement.dataset.theme !== was`, cur,

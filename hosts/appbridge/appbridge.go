@@ -23,7 +23,7 @@
 package appbridge
 
 import (
-	_ "embed"
+	"embed"
 	"fmt"
 	"net/http"
 
@@ -47,23 +47,27 @@ var Also = []string{
 	"zod@4.6.7",
 }
 
-//go:embed page/host.ts
-var hostTS string
+// pageFiles are the host page and the sandbox proxy.
+//
+//go:embed page/host.ts page/sandbox.html
+var pageFiles embed.FS
 
-//go:embed page/sandbox.html
-var sandboxHTML string
+func pageFile(name string) string {
+	b, err := pageFiles.ReadFile("page/" + name)
+	if err != nil {
+		panic(err) // embedded above
+	}
+	return string(b)
+}
+
+var sandboxHTML = pageFile("sandbox.html")
 
 // Page is the AppBridge host page with basic-host's sandbox proxy.
 var Page = &npmpage.Page{
-	Name:       "appbridge",
-	Version:    Version,
-	Spec:       Spec,
-	Also:       Also,
-	Source:     hostTS,
-	Sourcefile: "host.ts",
-	Loader:     api.LoaderTS,
-	Title:      "ext-apps AppBridge host (mcpconform)",
-	Sandbox:    serveSandbox,
+	Name: "appbridge", Version: Version, Spec: Spec, Also: Also,
+	Source: pageFile("host.ts"), Sourcefile: "host.ts", Loader: api.LoaderTS,
+	Title:   "ext-apps AppBridge host (mcpconform)",
+	Sandbox: serveSandbox,
 }
 
 // serveSandbox serves the sandbox proxy with the CSP of its ?csp= query,

@@ -36,10 +36,19 @@ import {
 } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
+// The page's contract with hosts/npmpage: its configuration, and the entry
+// that renders one more call.
+type Args = Record<string, unknown>;
+interface HostConfig {
+  mcp: string;
+  sandbox: string;
+  tool: string;
+  args: Args;
+}
 declare global {
   interface Window {
-    pageHost?: { call(tool: string, args: Record<string, unknown>): string };
-    __hostConfig: { mcp: string; sandbox: string; tool: string; args: Record<string, unknown> };
+    __hostConfig: HostConfig;
+    pageHost?: { call(tool: string, args: Args): string };
   }
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -133,5 +135,37 @@ func TestSandboxCSP(t *testing.T) {
 	}
 	if strings.Contains(got, "x.test") || strings.Count(got, "'unsafe-eval'") != 1 {
 		t.Errorf("an entry with a space or quote was not dropped: %q", got)
+	}
+}
+
+// page/host.ts type-checks (tsc --strict) against the pinned packages it is
+// bundled with; it is not in the repository's tsc run, whose tsconfig
+// cannot see the npm cache. Needs the TypeScript .ci/run installs into
+// .cache/tsc.
+func TestPageTypeChecks(t *testing.T) {
+	tsc, err := filepath.Abs(filepath.Join("..", "..", ".cache", "tsc", "node_modules", ".bin", "tsc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(tsc); err != nil {
+		t.Skipf("no TypeScript at %s (.ci/run installs it)", tsc)
+	}
+	prefix := npmcache.ForTestWith(t, Spec, Page.Options("", "", nil))
+	dir := t.TempDir()
+	if err := os.Symlink(npmcache.Modules(prefix), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	cfg := `{"compilerOptions":{"target":"ES2020","module":"ESNext","moduleResolution":"Bundler","lib":["ES2022","DOM","DOM.Iterable"],"strict":true,"noEmit":true,"skipLibCheck":true,"types":[]},"files":["host.ts"]}`
+	for name, body := range map[string]string{"tsconfig.json": cfg, "host.ts": pageFile("host.ts")} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tsc, "-p", "tsconfig.json")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tsc: %v\n%s", err, out)
 	}
 }

@@ -3,16 +3,16 @@ package appbridge
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 )
 
 // CSP is the resource's _meta.ui.csp as the host page passes it in the
-// sandbox proxy's ?csp= query.
+// sandbox proxy's ?csp= query: the spec's four lists, and the
+// wasmUnsafeEval flag basic-host also reads.
 type CSP struct {
-	ConnectDomains  []string `json:"connectDomains,omitempty"`
-	ResourceDomains []string `json:"resourceDomains,omitempty"`
-	FrameDomains    []string `json:"frameDomains,omitempty"`
-	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
-	WasmUnsafeEval  bool     `json:"wasmUnsafeEval,omitempty"`
+	mcpserver.CSP
+	WasmUnsafeEval bool `json:"wasmUnsafeEval,omitempty"`
 }
 
 // ParseCSP reads the ?csp= query; "" is no CSP declared.

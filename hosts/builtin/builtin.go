@@ -5,6 +5,7 @@
 package builtin
 
 import (
+	_ "github.com/mcpconform/mcpconform/hosts/appbridge"
 	_ "github.com/mcpconform/mcpconform/hosts/chatgpt"
 	_ "github.com/mcpconform/mcpconform/hosts/claude"
 	_ "github.com/mcpconform/mcpconform/hosts/connect"

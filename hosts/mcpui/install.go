@@ -1,16 +1,13 @@
 package mcpui
 
 import (
-	"context"
 	_ "embed"
-	"encoding/json"
-	"strings"
-	"sync"
+	"fmt"
+	"net/http"
 
 	"github.com/evanw/esbuild/pkg/api"
 
-	"github.com/mcpconform/mcpconform/internal/npmcache"
-	"github.com/mcpconform/mcpconform/internal/tsbundle"
+	"github.com/mcpconform/mcpconform/hosts/npmpage"
 )
 
 // Version is the @mcp-ui/client release this driver is built on.
@@ -34,75 +31,21 @@ var hostTSX string
 //go:embed page/sandbox.html
 var sandboxHTML string
 
-// Install installs Spec with Also into the npm cache on first use
-// (internal/npmcache: ~/.cache/mcpconform/npm/@mcp-ui/client@<Version>) and
-// returns the install prefix. node is the Node.js next to which npm is
-// looked for when it is not on PATH.
-func Install(ctx context.Context, dir, node string, logf func(string, ...any)) (string, error) {
-	return npmcache.EnsureWith(ctx, Spec, npmcache.Options{Dir: dir, Node: node, Also: Also, Logf: logf})
-}
-
-var bundles = struct {
-	sync.Mutex
-	m map[string]string
-}{m: map[string]string{}}
-
-// pageJS bundles page/host.tsx against the packages in prefix with
-// esbuild's Go API (one IIFE script; cached per prefix for the process).
-func pageJS(prefix string) (string, error) {
-	bundles.Lock()
-	defer bundles.Unlock()
-	if js, ok := bundles.m[prefix]; ok {
-		return js, nil
-	}
-	res := api.Build(api.BuildOptions{
-		Stdin: &api.StdinOptions{
-			Contents:   hostTSX,
-			ResolveDir: prefix,
-			Sourcefile: "host.tsx",
-			Loader:     api.LoaderTSX,
-		},
-		Bundle:            true,
-		Write:             false,
-		Format:            api.FormatIIFE,
-		Platform:          api.PlatformBrowser,
-		Target:            api.ES2020,
-		Charset:           api.CharsetUTF8,
-		JSX:               api.JSXAutomatic,
-		MinifyWhitespace:  true,
-		MinifySyntax:      true,
-		LogLevel:          api.LogLevelSilent,
-		Define:            map[string]string{"process.env.NODE_ENV": `"production"`},
-		AbsWorkingDir:     prefix,
-		NodePaths:         []string{npmcache.Modules(prefix)},
-		MinifyIdentifiers: false,
-	})
-	js, err := tsbundle.Output(res, "the mcp-ui host page from "+prefix)
-	if err != nil {
-		return "", err
-	}
-	js = strings.ReplaceAll(js, "</script", `<\/script`)
-	bundles.m[prefix] = js
-	return js, nil
-}
-
-// pageConfig is what the host page reads from window.__mcpuiConfig.
-type pageConfig struct {
-	MCP     string         `json:"mcp"`
-	Sandbox string         `json:"sandbox"`
-	Tool    string         `json:"tool"`
-	Args    map[string]any `json:"args"`
-}
-
-// pageHTML is the host page for one configuration.
-func pageHTML(js string, cfg pageConfig) string {
-	c, _ := json.Marshal(cfg)
-	cs := strings.ReplaceAll(string(c), "</", `<\/`)
-	var b strings.Builder
-	b.WriteString("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>mcp-ui AppRenderer host (mcpconform)</title>\n")
-	b.WriteString("<style>html[data-theme=dark]{background:#111;color:#eee}body{font-family:sans-serif;margin:8px}</style>\n</head>\n<body>\n<div id=\"root\"></div>\n")
-	b.WriteString("<script>window.__mcpuiConfig = " + cs + ";</script>\n<script>\n")
-	b.WriteString(js)
-	b.WriteString("</script>\n</body>\n</html>\n")
-	return b.String()
+// Page is the AppRenderer host page (page/host.tsx) with mcp-ui's sandbox
+// proxy (page/sandbox.html), installed into the npm cache
+// (~/.cache/mcpconform/npm/@mcp-ui/client@<Version>) on first use.
+var Page = &npmpage.Page{
+	Name:       "mcp-ui",
+	Version:    Version,
+	Spec:       Spec,
+	Also:       Also,
+	Source:     hostTSX,
+	Sourcefile: "host.tsx",
+	Loader:     api.LoaderTSX,
+	Title:      "mcp-ui AppRenderer host (mcpconform)",
+	Sandbox: func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		fmt.Fprint(w, sandboxHTML)
+	},
 }

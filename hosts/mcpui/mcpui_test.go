@@ -2,20 +2,13 @@ package mcpui
 
 import (
 	"context"
-	"encoding/json"
-	"io"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/internal/hostreview"
@@ -187,81 +180,11 @@ func TestViewSandboxedByInheritance(t *testing.T) {
 	if err := sb.(*bridge.Suite).Evaluator().EvalInto(ctx, `(alert("mcpconform-sandbox-probe"), window.origin)`, &origin); err != nil {
 		t.Fatal(err)
 	}
-	if su, _ := url.Parse(h.srv.SandboxURL); origin != "http://"+su.Host {
+	if su, _ := url.Parse(h.Srv.SandboxURL); origin != "http://"+su.Host {
 		t.Errorf("the View's origin %q, want the sandbox proxy's (about:blank written by the proxy)", origin)
 	}
 	c, err := h.ConsoleMatching(ctx, `Ignored call to 'alert\(\)'. The document is sandboxed`, 5*time.Second)
 	if err != nil || !c.OK {
 		t.Fatalf("the View's alert() was not ignored as a sandboxed document's: %v %+v", err, c)
-	}
-}
-
-// The two origins: the page with its configuration, /mcp proxied to the
-// MCP server without the browser's Origin, the sandbox proxy on localhost;
-// both refuse connections after close.
-func TestServers(t *testing.T) {
-	var gotOrigin, gotPath string
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gotOrigin, gotPath = r.Header.Get("Origin"), r.URL.Path
-		io.WriteString(w, "upstream")
-	}))
-	defer up.Close()
-	s, err := startServers("/* js */", up.URL+"/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pu, _ := url.Parse(s.PageURL)
-	su, _ := url.Parse(s.SandboxURL)
-	if pu.Hostname() != "127.0.0.1" || su.Hostname() != "localhost" || pu.Port() == su.Port() {
-		t.Fatalf("page %s and sandbox %s: want two loopback origins", s.PageURL, s.SandboxURL)
-	}
-	get := func(u string, hdr map[string]string) (int, string) {
-		t.Helper()
-		req, _ := http.NewRequest("GET", u, nil)
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
-	}
-	code, body := get(s.pageFor(mcpserver.ToolSuite, []byte(`{"nonce":"</script><x>"}`)), nil)
-	if code != 200 || !strings.Contains(body, "/* js */") || strings.Contains(body, "</script><x>") {
-		t.Fatalf("page: %d %q", code, body)
-	}
-	i := strings.Index(body, "window.__mcpuiConfig = ")
-	j := strings.Index(body[i:], ";</script>")
-	var cfg pageConfig
-	if i < 0 || j < 0 || json.Unmarshal([]byte(strings.ReplaceAll(body[i+len("window.__mcpuiConfig = "):i+j], `<\/`, `</`)), &cfg) != nil {
-		t.Fatalf("no page configuration in %q", body)
-	}
-	want := pageConfig{MCP: s.PageURL + "/mcp", Sandbox: s.SandboxURL, Tool: mcpserver.ToolSuite, Args: map[string]any{"nonce": "</script><x>"}}
-	if !reflect.DeepEqual(cfg, want) {
-		t.Fatalf("page configuration %+v, want %+v", cfg, want)
-	}
-	if code, _ := get(s.PageURL+"/?tool=x&args=!!!", nil); code != http.StatusBadRequest {
-		t.Errorf("bad args: %d, want 400", code)
-	}
-	if code, body := get(s.PageURL+"/mcp", map[string]string{"Origin": s.PageURL}); code != 200 || body != "upstream" || gotOrigin != "" || gotPath != "/mcp" {
-		t.Errorf("/mcp: %d %q, upstream saw Origin %q path %q", code, body, gotOrigin, gotPath)
-	}
-	if code, body := get(s.SandboxURL, nil); code != 200 || !strings.Contains(body, "ui/notifications/sandbox-proxy-ready") {
-		t.Errorf("sandbox: %d", code)
-	}
-	if code, _ := get(strings.Replace(s.SandboxURL, "/sandbox", "/", 1), nil); code != http.StatusNotFound {
-		t.Errorf("the sandbox origin serves more than the proxy: %d", code)
-	}
-	if err := s.close(); err != nil {
-		t.Fatal(err)
-	}
-	for _, u := range []string{pu.Host, "127.0.0.1:" + su.Port()} {
-		if c, err := net.DialTimeout("tcp", u, time.Second); err == nil {
-			c.Close()
-			t.Errorf("%s still accepts connections after close", u)
-		}
 	}
 }

@@ -13,7 +13,7 @@
 // named in the page URL first), each with Stop (abort the call and set
 // AppRenderer's toolCancelled) and Close (AppRendererHandle.teardownResource,
 // as its docs say "before unmounting", then unmount); a theme toggle that
-// updates hostContext.theme; and window.mcpuiHost.call(tool, args), the
+// updates hostContext.theme; and window.pageHost.call(tool, args), the
 // page's "render this call" entry the driver uses for openTool.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
@@ -28,8 +28,8 @@ import {
 
 declare global {
   interface Window {
-    mcpuiHost?: { call(tool: string, args: Record<string, unknown>): string };
-    __mcpuiConfig: { mcp: string; sandbox: string; tool: string; args: Record<string, unknown> };
+    pageHost?: { call(tool: string, args: Record<string, unknown>): string };
+    __hostConfig: { mcp: string; sandbox: string; tool: string; args: Record<string, unknown> };
   }
 }
 
@@ -126,7 +126,7 @@ function ToolCard(props: { client: Client; call: Call; theme: Theme; sandbox: UR
 }
 
 function Host() {
-  const cfg = window.__mcpuiConfig;
+  const cfg = window.__hostConfig;
   const [client, setClient] = useState<Client | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [theme, setTheme] = useState<Theme>("light");
@@ -138,7 +138,7 @@ function Host() {
     connect(cfg.mcp).then(setClient, (e) => setError(e instanceof Error ? e.message : String(e)));
   }, [cfg.mcp]);
   useEffect(() => {
-    window.mcpuiHost = {
+    window.pageHost = {
       call(tool, args) {
         const id = "call-" + next.current++;
         setCalls((cs) => [...cs, { id, tool, args }]);

@@ -1,4 +1,4 @@
-package mcpui
+package npmpage
 
 import (
 	"context"
@@ -15,12 +15,12 @@ import (
 	"time"
 )
 
-// servers are the two loopback origins of the host: the page (and its
+// Servers are the two loopback origins of the host: the page (and its
 // backend's /mcp, a reverse proxy to the fixture server, so the page's MCP
 // client talks to its own origin as a host's front end talks to its
 // backend) on 127.0.0.1, and the sandbox proxy on localhost, a different
 // origin on another port.
-type servers struct {
+type Servers struct {
 	page, sandbox *http.Server
 	PageURL       string // http://127.0.0.1:P1
 	SandboxURL    string // http://localhost:P2/sandbox
@@ -28,7 +28,9 @@ type servers struct {
 
 func listen() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
 
-func startServers(js, mcpURL string) (*servers, error) {
+// StartServers serves page (bundled as js) and its sandbox proxy, with
+// the page's /mcp proxied to the MCP server at mcpURL.
+func StartServers(page *Page, js, mcpURL string) (*Servers, error) {
 	target, err := url.Parse(mcpURL)
 	if err != nil {
 		return nil, fmt.Errorf("fixture server URL %q: %w", mcpURL, err)
@@ -42,7 +44,7 @@ func startServers(js, mcpURL string) (*servers, error) {
 		pl.Close()
 		return nil, err
 	}
-	s := &servers{
+	s := &Servers{
 		PageURL:    "http://" + pl.Addr().String(),
 		SandboxURL: fmt.Sprintf("http://localhost:%d/sandbox", sl.Addr().(*net.TCPAddr).Port),
 	}
@@ -66,7 +68,7 @@ func startServers(js, mcpURL string) (*servers, error) {
 	pm := http.NewServeMux()
 	pm.Handle("/mcp", proxy)
 	pm.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		cfg := pageConfig{MCP: s.PageURL + "/mcp", Sandbox: s.SandboxURL, Tool: r.URL.Query().Get("tool"), Args: map[string]any{}}
+		cfg := Config{MCP: s.PageURL + "/mcp", Sandbox: s.SandboxURL, Tool: r.URL.Query().Get("tool"), Args: map[string]any{}}
 		if a := r.URL.Query().Get("args"); a != "" {
 			b, err := base64.RawURLEncoding.DecodeString(a)
 			if err == nil {
@@ -83,14 +85,10 @@ func startServers(js, mcpURL string) (*servers, error) {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		fmt.Fprint(w, pageHTML(js, cfg))
+		fmt.Fprint(w, HTML(page.Title, js, cfg))
 	})
 	sm := http.NewServeMux()
-	sm.HandleFunc("GET /sandbox", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		fmt.Fprint(w, sandboxHTML)
-	})
+	sm.HandleFunc("GET /sandbox", page.Sandbox)
 	s.page = &http.Server{Handler: pm, ReadHeaderTimeout: 10 * time.Second}
 	s.sandbox = &http.Server{Handler: sm, ReadHeaderTimeout: 10 * time.Second}
 	go s.page.Serve(pl)
@@ -98,15 +96,16 @@ func startServers(js, mcpURL string) (*servers, error) {
 	return s, nil
 }
 
-// pageFor is the host page's URL showing tool called with args (JSON).
-func (s *servers) pageFor(tool string, args []byte) string {
+// PageFor is the host page's URL showing tool called with args (JSON).
+func (s *Servers) PageFor(tool string, args []byte) string {
 	q := url.Values{}
 	q.Set("tool", tool)
 	q.Set("args", base64.RawURLEncoding.EncodeToString(args))
 	return s.PageURL + "/?" + q.Encode()
 }
 
-func (s *servers) close() error {
+// Close shuts both servers down.
+func (s *Servers) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	var errs []error
@@ -121,7 +120,8 @@ func (s *servers) close() error {
 	return errors.Join(errs...)
 }
 
-func randomHex(n int) string {
+// RandomHex is n random bytes in hex.
+func RandomHex(n int) string {
 	b := make([]byte, n)
 	if _, err := rand.Read(b); err != nil {
 		panic(err)

@@ -214,6 +214,69 @@ func TestReferenceThroughProfileAndHooks(t *testing.T) {
 	}
 }
 
+// A host that asks the user to approve every tool call the View makes (the
+// reference host's tool-call-approval variation) holds the suite's calls
+// until someone approves them: APPROVE names the button, and the driver
+// clicks it whenever it shows, so the checks that call tools pass.
+func TestApproveAnswersAHostThatAsksBeforeEachToolCall(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	vs, err := reference.ParseVariations([]string{"tool-call-approval"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Profile{
+		Steps:    "goto {url}/\nfill [data-testid=composer]=" + reference.Prompt + "\nclick [data-testid=send]",
+		AppFrame: `iframe[data-testid="app-frame"]; iframe`,
+		Approve:  `[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`,
+	}
+	hk := Hooks{
+		Vars: []string{PhURL},
+		Prepare: func(ctx context.Context, env hosts.Env) (map[string]string, func() error, error) {
+			srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: []string{env.ServerURL, env.SecondServerURL}, Variations: vs})
+			if err != nil {
+				return nil, nil, err
+			}
+			return map[string]string{PhURL: srv.HostURL}, srv.Close, nil
+		},
+	}
+	h, err := New("approving", p, hk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var approvals []string
+	var mu sync.Mutex
+	e := env(t, time.Minute)
+	e.Logf = func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		if strings.Contains(msg, "approved a tool call") {
+			mu.Lock()
+			approvals = append(approvals, msg)
+			mu.Unlock()
+		}
+		t.Log(msg)
+	}
+	hr, err := runner.Run(ctx, h, runner.Options{Env: e, Stall: 2 * time.Minute, Logf: t.Logf,
+		Selection: runner.Selection{Globs: []string{"tools/*", "visibility/app-only-tool-callable", "visibility/model-only-tool-rejected"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hr.Cases) == 0 {
+		t.Fatal("no check ran")
+	}
+	for _, c := range hr.Cases {
+		if c.Status != protocol.StatusPass && c.Status != protocol.StatusSkip {
+			t.Errorf("%s: %s %q", c.ID, c.Status, c.Message)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(approvals) == 0 {
+		t.Error("the driver approved no tool call: the host asks before each one, so the checks could not have called a tool")
+	}
+	t.Logf("%d checks, %d approvals", len(hr.Cases), len(approvals))
+}
+
 // compareRuns runs the whole suite through a, then b, and checks that every
 // check whose needed capabilities both hosts have or both lack ends with
 // the same status (a TIMEOUT on one side only is logged as inconclusive, a

@@ -22,10 +22,10 @@
 // new tabs from ui/open-link, the host DOM around the View, console lines,
 // openTool (the same steps for another tool in a new tab of the same
 // browser context, so the suite's View stays) and cancelTool (its Cancel
-// button while a call runs). It has no Close for a tool result's View, no
-// agent without an LLM key, and no conversation, so closeView,
-// conversationContains and readModelToolList are absent and those checks
-// skip.
+// button while a call runs) and closeView (switching the result to Raw
+// JSON, which unmounts the View). Without an LLM key it has no agent and
+// no conversation, so conversationContains and readModelToolList are
+// absent and those checks skip.
 package mcpuse
 
 import (
@@ -54,6 +54,11 @@ const (
 	selCancel      = `[data-testid="tool-execution-cancel-button"]`
 	selTheme       = `[data-testid="debugger-theme-button"]`
 	selDownloadOK  = `[data-testid="mcp-app-download-confirm"]`
+	// The Tools tab's switch of a result to its Raw JSON, which unmounts
+	// the View (the Inspector's way to take a View off the page).
+	selRawJSON = `[data-testid="tool-result-view-json"]`
+	// Any rendering of a tool result other than a View.
+	selResult = `[data-testid^="tool-execution-results-"]`
 	// The toast that holds the download confirmation (sonner).
 	selToast = `[data-sonner-toast]`
 )
@@ -163,7 +168,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		timeout = 60 * time.Second
 	}
 	args, _ := json.Marshal(map[string]string{"nonce": nodeproc.RandomHex(16)})
-	if err := h.execute(h.Page, mcpserver.ToolSuite, args, timeout); err != nil {
+	if err := h.execute(h.Page, mcpserver.ToolSuite, args, true, timeout); err != nil {
 		return nil, err
 	}
 	if env.UseRelay() {
@@ -181,7 +186,11 @@ func (h *Host) connectURL() string {
 // execute connects page to the fixture server, selects tool in the Tools
 // tab, fills its form with args (a JSON object) and presses Execute, then
 // waits for the result's View frame.
-func (h *Host) execute(page playwright.Page, tool string, args []byte, timeout time.Duration) error {
+//
+// With wantView false (a probe of openTool) a result shown without a View
+// is enough: the host called the tool, and whether a View comes is the
+// suite's to judge.
+func (h *Host) execute(page playwright.Page, tool string, args []byte, wantView bool, timeout time.Duration) error {
 	ms := float64(timeout.Milliseconds())
 	if _, err := page.Goto(h.connectURL(), playwright.PageGotoOptions{Timeout: &ms}); err != nil {
 		return fmt.Errorf("opening the mcp-use Inspector at %s: %w", h.inst.URL, err)
@@ -203,7 +212,11 @@ func (h *Host) execute(page playwright.Page, tool string, args []byte, timeout t
 	if err := page.Locator(selExecute).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
 		return fmt.Errorf("pressing Execute for %s: %w", tool, err)
 	}
-	if err := page.Locator(selFrame(tool)).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateAttached, Timeout: &ms}); err != nil {
+	shown := page.Locator(selFrame(tool))
+	if !wantView {
+		shown = page.Locator(selFrame(tool) + ", " + selResult).First()
+	}
+	if err := shown.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateAttached, Timeout: &ms}); err != nil {
 		return fmt.Errorf("the mcp-use Inspector showed no View for %s within %s: %w", tool, timeout, err)
 	}
 	return nil
@@ -258,7 +271,7 @@ func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Res
 	}
 	h.toolPage = p
 	p.OnDialog(func(d playwright.Dialog) { d.Dismiss() })
-	if err := h.execute(p, req.Tool, []byte(req.Arguments), toolTimeout); err != nil {
+	if err := h.execute(p, req.Tool, []byte(req.Arguments), false, toolTimeout); err != nil {
 		return protocol.Result{OK: false, Error: browserhost.FirstLine(err)}, nil
 	}
 	return protocol.Result{OK: true}, nil
@@ -290,6 +303,24 @@ func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.R
 	}
 	if err := p.Locator(selCancel).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: playwright.Float(5000)}); err != nil {
 		return protocol.Result{OK: false, Error: "the call did not stop after Cancel: " + browserhost.FirstLine(err)}, nil
+	}
+	return protocol.Result{OK: true}, nil
+}
+
+// CloseView switches the result whose View displays req.Marker to Raw
+// JSON (the Tools tab's own control; the Inspector unmounts the View,
+// sending ui/resource-teardown first) and waits until the View's frame is
+// gone.
+func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	p, err := h.pageShowing(req.Marker)
+	if err != nil {
+		return protocol.Result{OK: false, Error: err.Error()}, nil
+	}
+	if err := p.Locator(selRawJSON).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
+		return protocol.Result{OK: false, Error: "could not switch the result to Raw JSON: " + browserhost.FirstLine(err)}, nil
+	}
+	if err := p.Locator(`iframe[title^="MCP App: "]`).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: playwright.Float(10000)}); err != nil {
+		return protocol.Result{OK: false, Error: "the View was not removed after Raw JSON: " + browserhost.FirstLine(err)}, nil
 	}
 	return protocol.Result{OK: true}, nil
 }
@@ -337,13 +368,17 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 		r.Error += fmt.Sprintf(" (no %s dialog in the mcp-use driver)", req.Dialog)
 		return r, nil
 	}
-	ok := h.Page.Locator(selDownloadOK)
+	ok := h.Page.Locator(selDownloadOK).First()
 	if err := ok.WaitFor(playwright.LocatorWaitForOptions{Timeout: playwright.Float(5000)}); err != nil {
 		return protocol.Result{OK: false, Error: "no download confirmation appeared within 5s"}, nil
 	}
 	txt, _ := h.Page.Locator(selToast).Filter(playwright.LocatorFilterOptions{Has: ok}).InnerText(playwright.LocatorInnerTextOptions{Timeout: playwright.Float(2000)})
-	if err := ok.Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
-		return protocol.Result{OK: false, Error: "could not press Download: " + browserhost.FirstLine(err)}, nil
+	// Toasts stack: one over the button (an earlier notice) takes the
+	// real click, so the button's own click event is the fallback.
+	if err := ok.Click(playwright.LocatorClickOptions{Timeout: playwright.Float(2000)}); err != nil {
+		if err := ok.DispatchEvent("click", nil); err != nil {
+			return protocol.Result{OK: false, Error: "could not press Download: " + browserhost.FirstLine(err)}, nil
+		}
 	}
 	return protocol.Result{OK: true, Value: browserhost.MustJSON(strings.TrimSpace(txt))}, nil
 }

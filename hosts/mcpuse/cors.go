@@ -3,6 +3,8 @@ package mcpuse
 import (
 	"context"
 	"errors"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -35,6 +37,8 @@ func startCORSFront(serverURL string) (*corsFront, error) {
 	}
 	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
 	rp.FlushInterval = -1 // SSE streams pass through as they come
+	// A tab closing cuts its open stream: nothing to log.
+	rp.ErrorLog = log.New(io.Discard, "", 0)
 	director := rp.Director
 	rp.Director = func(r *http.Request) {
 		director(r)

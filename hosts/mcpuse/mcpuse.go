@@ -237,21 +237,42 @@ func fillForm(page playwright.Page, tool string, args []byte, ms float64) error 
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	want := map[string]string{}
 	for _, k := range keys {
-		text := string(m[k])
+		want[k] = string(m[k])
 		var s string
 		if json.Unmarshal(m[k], &s) == nil {
-			text = s
-		}
-		f := page.Locator(selParam(k))
-		if n, _ := f.Count(); n == 0 {
-			return fmt.Errorf("the form of %s has no field %q", tool, k)
-		}
-		if err := f.Fill(text, playwright.LocatorFillOptions{Timeout: &ms}); err != nil {
-			return fmt.Errorf("filling %s of %s: %w", k, tool, err)
+			want[k] = s
 		}
 	}
-	return nil
+	// The form may still re-render for the newly selected tool after the
+	// first fill (seen under load: an emptied field, a call never made), so
+	// the values are read back, and filled again until they stay.
+	for attempt := 0; ; attempt++ {
+		for _, k := range keys {
+			f := page.Locator(selParam(k))
+			if n, _ := f.Count(); n == 0 {
+				return fmt.Errorf("the form of %s has no field %q", tool, k)
+			}
+			if err := f.Fill(want[k], playwright.LocatorFillOptions{Timeout: &ms}); err != nil {
+				return fmt.Errorf("filling %s of %s: %w", k, tool, err)
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+		bad := ""
+		for _, k := range keys {
+			if v, err := page.Locator(selParam(k)).InputValue(); err != nil || v != want[k] {
+				bad = k
+				break
+			}
+		}
+		if bad == "" {
+			return nil
+		}
+		if attempt == 3 {
+			return fmt.Errorf("the form of %s does not keep the value of %s", tool, bad)
+		}
+	}
 }
 
 // toolTimeout bounds OpenTool's connection, form and Execute until the

@@ -250,24 +250,7 @@ func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.R
 // the wanted one (the page passes it to every AppRenderer as
 // hostContext.theme).
 func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	html := h.Page.Locator("html")
-	for i := 0; i < 3; i++ {
-		cur, err := html.GetAttribute("data-theme")
-		if err != nil {
-			return protocol.Result{}, err
-		}
-		if cur == req.To {
-			return protocol.Result{OK: true}, nil
-		}
-		if err := h.Page.Locator(selTheme).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(5000)}); err != nil {
-			return protocol.Result{}, fmt.Errorf("clicking the theme toggle: %w", err)
-		}
-		if _, err := h.Page.WaitForFunction(`(was) => document.documentElement.dataset.theme !== was`, cur,
-			playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(5000)}); err != nil {
-			return protocol.Result{OK: false, Error: fmt.Sprintf("the theme toggle did not change data-theme from %q: %v", cur, err)}, nil
-		}
-	}
-	return protocol.Result{OK: false, Error: "the theme toggle did not reach " + req.To}, nil
+	return browserhost.ToggleScheme(h.Page, selTheme, "document.documentElement.dataset.theme", req.To)
 }
 
 // ResetIsolation closes tabs the tests opened, forgets downloads, presses

@@ -9,8 +9,9 @@
 // minimal environment) on a free loopback port with --no-open, telemetry
 // off (MCP_USE_ANONYMIZED_TELEMETRY=false) and a preload that binds its
 // listener to 127.0.0.1 (the CLI listens on every interface otherwise).
-// The page connects to the fixture server through the Inspector's own
-// autoConnect link; the driver then does what a user does: selects the
+// The page connects to the fixture servers (the second first, so that the
+// cross-server checks have another connection to try) through the
+// Inspector's own autoConnect link, each behind a CORS front; the driver then does what a user does: selects the
 // suite's tool in the Tools tab, fills its form and presses Execute; the
 // result's View is an iframe of the Inspector's sandbox proxy (the same
 // port on localhost, another origin than the page on 127.0.0.1) holding
@@ -81,9 +82,11 @@ type Options struct {
 // Host drives the mcp-use Inspector in a browser page.
 type Host struct {
 	*browserhost.Base
-	opts   Options
-	inst   *instance
-	front  *corsFront
+	opts  Options
+	inst  *instance
+	front *corsFront
+	// front2 serves the second fixture server (nil without one).
+	front2 *corsFront
 	server string
 	logf   func(string, ...any)
 	// toolPage is the tab of the last OpenTool (nil when none is open).
@@ -108,22 +111,6 @@ func NewWithOptions(o Options) *Host {
 }
 
 func (h *Host) Name() string { return "mcp-use" }
-
-// PID is the process group of the Inspector this driver started (0 before).
-func (h *Host) PID() int {
-	if h.inst == nil {
-		return 0
-	}
-	return h.inst.proc.PID()
-}
-
-// URL is the Inspector's web UI origin, once Setup has started it.
-func (h *Host) URL() string {
-	if h.inst == nil {
-		return ""
-	}
-	return h.inst.URL
-}
 
 // Setup installs (first use) and starts the Inspector, connects it to the
 // fixture server, executes the suite's tool and binds to the suite.
@@ -167,6 +154,11 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	if timeout <= 0 {
 		timeout = 60 * time.Second
 	}
+	if env.SecondServerURL != "" {
+		if err := h.connectSecond(env.SecondServerURL, timeout); err != nil {
+			return nil, err
+		}
+	}
 	args, _ := json.Marshal(map[string]string{"nonce": nodeproc.RandomHex(16)})
 	if err := h.execute(h.Page, mcpserver.ToolSuite, args, true, timeout); err != nil {
 		return nil, err
@@ -175,6 +167,28 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		return env.AwaitRelay(ctx, timeout)
 	}
 	return h.Bind(ctx, timeout)
+}
+
+// connectSecond connects the Inspector to the second fixture server too
+// (behind a CORS front of its own), through the same autoConnect link, and
+// waits until it lists that server's tool. The Inspector keeps every
+// connection (saved in the page's storage, reconnected on load), so the
+// suite's View then sits in a host connected to two servers, and the
+// cross-server check can try to reach the other one.
+func (h *Host) connectSecond(serverURL string, timeout time.Duration) error {
+	f, err := startCORSFront(serverURL)
+	if err != nil {
+		return err
+	}
+	h.front2 = f
+	ms := float64(timeout.Milliseconds())
+	if _, err := h.Page.Goto(h.inst.URL+"/inspector?autoConnect="+url.QueryEscape(f.URL), playwright.PageGotoOptions{Timeout: &ms}); err != nil {
+		return fmt.Errorf("opening the mcp-use Inspector at %s: %w", h.inst.URL, err)
+	}
+	if err := h.Page.Locator(selTool(mcpserver.ToolSecond)).WaitFor(playwright.LocatorWaitForOptions{Timeout: &ms}); err != nil {
+		return fmt.Errorf("the mcp-use Inspector did not list %s of the second server %s within %s: %w", mcpserver.ToolSecond, f.URL, timeout, err)
+	}
+	return nil
 }
 
 // connectURL is the Inspector's link that connects to the server and
@@ -362,8 +376,10 @@ func (h *Host) Teardown(ctx context.Context) error {
 	if h.inst != nil {
 		err = errors.Join(err, h.inst.proc.Stop(3*time.Second))
 	}
-	if h.front != nil {
-		h.front.close()
+	for _, f := range []*corsFront{h.front, h.front2} {
+		if f != nil {
+			f.close()
+		}
 	}
 	return err
 }
@@ -404,36 +420,13 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 	return protocol.Result{OK: true, Value: browserhost.MustJSON(strings.TrimSpace(txt))}, nil
 }
 
-// theme is the Inspector's scheme: the "dark" class on <html>.
-func theme(p playwright.Page) (string, error) {
-	v, err := p.Evaluate(`() => document.documentElement.classList.contains("dark") ? "dark" : "light"`)
-	if err != nil {
-		return "", err
-	}
-	s, _ := v.(string)
-	return s, nil
-}
+// schemeJS is the Inspector's scheme: the "dark" class on <html>.
+const schemeJS = `(document.documentElement.classList.contains("dark") ? "dark" : "light")`
 
 // ToggleTheme clicks the theme button of the View's toolbar until the
 // Inspector's scheme is the wanted one.
 func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	for i := 0; i < 3; i++ {
-		cur, err := theme(h.Page)
-		if err != nil {
-			return protocol.Result{}, err
-		}
-		if cur == req.To {
-			return protocol.Result{OK: true}, nil
-		}
-		if err := h.Page.Locator(selTheme).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(5000)}); err != nil {
-			return protocol.Result{}, fmt.Errorf("clicking the Inspector's theme button: %w", err)
-		}
-		if _, err := h.Page.WaitForFunction(`(was) => (document.documentElement.classList.contains("dark") ? "dark" : "light") !== was`, cur,
-			playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(5000)}); err != nil {
-			return protocol.Result{OK: false, Error: fmt.Sprintf("the theme button did not change the scheme from %q: %v", cur, err)}, nil
-		}
-	}
-	return protocol.Result{OK: false, Error: "the theme button did not reach " + req.To}, nil
+	return browserhost.ToggleScheme(h.Page, selTheme, schemeJS, req.To)
 }
 
 // ResetIsolation closes tabs the tests opened, forgets downloads, presses

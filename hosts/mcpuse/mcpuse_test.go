@@ -44,20 +44,19 @@ var (
 	}
 	// Honest skips: the host lacks what the check needs.
 	wantSkip = map[string]string{
-		"lifecycle/teardown-awaited":      "got no ui/resource-teardown at all",
-		"visibility/app-tool-hidden":      "unsupported: readModelToolList",
-		"visibility/cross-server-blocked": "not connected to the second fixture server",
-		"messages/add-to-conversation":    "hostCapabilities.message",
-		"model-context/next-turn":         "hostCapabilities.updateModelContext",
-		"model-context/last-wins":         "hostCapabilities.updateModelContext",
-		"sampling/create-message":         "hostCapabilities.sampling",
+		"lifecycle/teardown-awaited":   "got no ui/resource-teardown at all",
+		"visibility/app-tool-hidden":   "unsupported: readModelToolList",
+		"messages/add-to-conversation": "hostCapabilities.message",
+		"model-context/next-turn":      "hostCapabilities.updateModelContext",
+		"model-context/last-wins":      "hostCapabilities.updateModelContext",
+		"sampling/create-message":      "hostCapabilities.sampling",
 	}
 	// Judged only through the driver's openTool, closeView, cancelTool and
-	// confirmDialog.
+	// confirmDialog, and its connection to the second server.
 	judgedThroughDriver = []string{
 		"negotiation/ui-resource-read", "lifecycle/result-after-delay", "lifecycle/tool-cancelled",
 		"lifecycle/teardown-sent", "lifecycle/request-teardown", "downloads/download-file",
-		"context/theme-change-notifies",
+		"context/theme-change-notifies", "visibility/cross-server-blocked",
 	}
 )
 

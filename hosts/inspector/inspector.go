@@ -315,13 +315,7 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 	if page == nil {
 		return protocol.Result{OK: false, Error: fmt.Sprintf("no View displays %q", req.Marker)}, nil
 	}
-	if err := page.Locator(selCloseApp).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
-		return protocol.Result{OK: false, Error: "could not press the Apps tab's Close button: " + browserhost.FirstLine(err)}, nil
-	}
-	if err := page.Locator(selAppFrame).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: playwright.Float(10000)}); err != nil {
-		return protocol.Result{OK: false, Error: "the View was not removed after Close: " + browserhost.FirstLine(err)}, nil
-	}
-	return protocol.Result{OK: true}, nil
+	return browserhost.ClickUntilGone(page, selCloseApp, selAppFrame, "the Apps tab's Close button", 10*time.Second), nil
 }
 
 // closeToolPage closes the tab of the last OpenTool, if one is open.

@@ -106,14 +106,10 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		return nil, err
 	}
 	h.logf("mcp-ui %s host page at %s (bundled in %s), sandbox proxy at %s", Version, h.srv.PageURL, time.Since(t0).Round(time.Millisecond), h.srv.SandboxURL)
-	if err := h.Open(env, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)}); err != nil {
+	// No dialog is part of this host: any is dismissed.
+	timeout, err := h.OpenForSetup(env)
+	if err != nil {
 		return nil, err
-	}
-	// No dialog is part of this host; one would block the renderer.
-	h.Page.OnDialog(func(d playwright.Dialog) { d.Dismiss() })
-	timeout := env.AppTimeout
-	if timeout <= 0 {
-		timeout = 60 * time.Second
 	}
 	args, _ := json.Marshal(map[string]string{"nonce": randomHex(16)})
 	if err := h.load(h.srv.pageFor(mcpserver.ToolSuite, args), timeout); err != nil {
@@ -212,13 +208,7 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 	if err != nil {
 		return protocol.Result{OK: false, Error: err.Error()}, nil
 	}
-	if err := h.Page.Locator(card + ` button[data-action="close"]`).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
-		return protocol.Result{OK: false, Error: "could not press Close: " + browserhost.FirstLine(err)}, nil
-	}
-	if err := h.Page.Locator(card).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: playwright.Float(15000)}); err != nil {
-		return protocol.Result{OK: false, Error: "the View was not removed after Close: " + browserhost.FirstLine(err)}, nil
-	}
-	return protocol.Result{OK: true}, nil
+	return browserhost.ClickUntilGone(h.Page, card+` button[data-action="close"]`, card, "Close", 15*time.Second), nil
 }
 
 // CancelTool presses Stop on the card whose View displays req.Marker: the

@@ -115,13 +115,11 @@ func (h *Host) Name() string { return "mcp-use" }
 // Setup installs (first use) and starts the Inspector, connects it to the
 // fixture server, executes the suite's tool and binds to the suite.
 func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, error) {
-	h.logf = env.Logf
-	if h.logf == nil {
-		h.logf = func(string, ...any) {}
+	logf, err := browserhost.SetupLog(env)
+	if err != nil {
+		return nil, err
 	}
-	if env.ServerURL == "" {
-		return nil, errors.New("no fixture server URL")
-	}
+	h.logf = logf
 	front, err := startCORSFront(env.ServerURL)
 	if err != nil {
 		return nil, err
@@ -145,14 +143,10 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		return nil, err
 	}
 	h.logf("started the mcp-use Inspector %s at %s/inspector (pid %d) in %s", Version, h.inst.URL, h.inst.proc.PID(), time.Since(t0).Round(time.Millisecond))
-	if err := h.Open(env, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)}); err != nil {
+	// The Inspector shows no native dialog: any is dismissed.
+	timeout, err := h.OpenForSetup(env)
+	if err != nil {
 		return nil, err
-	}
-	// The Inspector shows no native dialog; one would block the renderer.
-	h.Page.OnDialog(func(d playwright.Dialog) { d.Dismiss() })
-	timeout := env.AppTimeout
-	if timeout <= 0 {
-		timeout = 60 * time.Second
 	}
 	if env.SecondServerURL != "" {
 		if err := h.connectSecond(env.SecondServerURL, timeout); err != nil {
@@ -351,13 +345,7 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 	if err != nil {
 		return protocol.Result{OK: false, Error: err.Error()}, nil
 	}
-	if err := p.Locator(selRawJSON).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
-		return protocol.Result{OK: false, Error: "could not switch the result to Raw JSON: " + browserhost.FirstLine(err)}, nil
-	}
-	if err := p.Locator(`iframe[title^="MCP App: "]`).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: playwright.Float(10000)}); err != nil {
-		return protocol.Result{OK: false, Error: "the View was not removed after Raw JSON: " + browserhost.FirstLine(err)}, nil
-	}
-	return protocol.Result{OK: true}, nil
+	return browserhost.ClickUntilGone(p, selRawJSON, `iframe[title^="MCP App: "]`, "the result's Raw JSON switch", 10*time.Second), nil
 }
 
 // closeToolPage closes the tab of the last OpenTool, if one is open.
@@ -394,16 +382,11 @@ func (h *Host) ClickTrigger(ctx context.Context, req protocol.Request) (protocol
 // ui/open-link opens a tab without asking, and sampling has no dialog
 // without an LLM key: those answer unsupported with the reason.
 func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	switch req.Dialog {
-	case protocol.DialogDownload:
-	case protocol.DialogOpenLink:
-		r := protocol.Unsupported(req.Kind)
-		r.Error += " (the mcp-use Inspector " + Version + " opens links without a confirmation dialog)"
-		return r, nil
-	default:
-		r := protocol.Unsupported(req.Kind)
-		r.Error += fmt.Sprintf(" (no %s dialog in the mcp-use driver)", req.Dialog)
-		return r, nil
+	if req.Dialog == protocol.DialogOpenLink {
+		return browserhost.UnsupportedDialog(req, "the mcp-use Inspector "+Version+" opens links without a confirmation dialog"), nil
+	}
+	if req.Dialog != protocol.DialogDownload {
+		return browserhost.UnsupportedDialog(req, fmt.Sprintf("no %s dialog in the mcp-use driver", req.Dialog)), nil
 	}
 	ok := h.Page.Locator(selDownloadOK).First()
 	if err := ok.WaitFor(playwright.LocatorWaitForOptions{Timeout: playwright.Float(5000)}); err != nil {

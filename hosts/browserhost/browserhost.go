@@ -467,3 +467,33 @@ func FirstLine(err error) string {
 	s, _, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
 	return s
 }
+
+// ClickUntilGone clicks a host's control sel on page (within 3 s) and
+// waits up to timeout until the element gone is detached: how a driver
+// closes a View with the host's own control. what names the control in
+// the failed Result.
+func ClickUntilGone(page playwright.Page, sel, gone, what string, timeout time.Duration) protocol.Result {
+	if err := page.Locator(sel).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
+		return protocol.Result{OK: false, Error: "could not press " + what + ": " + FirstLine(err)}
+	}
+	ms := float64(timeout.Milliseconds())
+	if err := page.Locator(gone).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: &ms}); err != nil {
+		return protocol.Result{OK: false, Error: "the View was not removed after " + what + ": " + FirstLine(err)}
+	}
+	return protocol.Result{OK: true}
+}
+
+// OpenForSetup is Open as a driver's Setup wants it: downloads accepted,
+// any native dialog of the host page dismissed (one would block the
+// renderer, and the View with it), and the time the app gets to appear
+// (env.AppTimeout, 60 s by default).
+func (b *Base) OpenForSetup(env hosts.Env) (time.Duration, error) {
+	if err := b.Open(env, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)}); err != nil {
+		return 0, err
+	}
+	b.Page.OnDialog(func(d playwright.Dialog) { d.Dismiss() })
+	if env.AppTimeout <= 0 {
+		return 60 * time.Second, nil
+	}
+	return env.AppTimeout, nil
+}

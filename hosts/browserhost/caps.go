@@ -2,8 +2,10 @@ package browserhost
 
 import (
 	"context"
+	"errors"
 	"time"
 
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -28,4 +30,25 @@ func (b *Base) InspectFrame(ctx context.Context, req protocol.Request) (protocol
 // req.Pattern.
 func (b *Base) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	return b.ConsoleMatching(ctx, req.Pattern, time.Duration(req.TimeoutMs)*time.Millisecond)
+}
+
+// UnsupportedDialog is confirmDialog's answer for a kind of dialog the
+// host does not show: unsupported, with the reason why in brackets.
+func UnsupportedDialog(req protocol.Request, why string) protocol.Result {
+	r := protocol.Unsupported(req.Kind)
+	r.Error += " (" + why + ")"
+	return r
+}
+
+// SetupLog is what a driver's Setup starts with: the run's log (a no-op
+// when the environment has none), or an error when there is no fixture
+// server to connect the host to.
+func SetupLog(env hosts.Env) (func(string, ...any), error) {
+	if env.ServerURL == "" {
+		return nil, errors.New("no fixture server URL")
+	}
+	if env.Logf == nil {
+		return func(string, ...any) {}, nil
+	}
+	return env.Logf, nil
 }

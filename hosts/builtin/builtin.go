@@ -11,5 +11,6 @@ import (
 	_ "github.com/mcpconform/mcpconform/hosts/connect"
 	_ "github.com/mcpconform/mcpconform/hosts/inspector"
 	_ "github.com/mcpconform/mcpconform/hosts/mcpui"
+	_ "github.com/mcpconform/mcpconform/hosts/mcpuse"
 	_ "github.com/mcpconform/mcpconform/hosts/reference"
 )

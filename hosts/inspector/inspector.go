@@ -315,13 +315,7 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 	if page == nil {
 		return protocol.Result{OK: false, Error: fmt.Sprintf("no View displays %q", req.Marker)}, nil
 	}
-	if err := page.Locator(selCloseApp).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
-		return protocol.Result{OK: false, Error: "could not press the Apps tab's Close button: " + browserhost.FirstLine(err)}, nil
-	}
-	if err := page.Locator(selAppFrame).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: playwright.Float(10000)}); err != nil {
-		return protocol.Result{OK: false, Error: "the View was not removed after Close: " + browserhost.FirstLine(err)}, nil
-	}
-	return protocol.Result{OK: true}, nil
+	return browserhost.ClickUntilGone(page, selCloseApp, selAppFrame, "the Apps tab's Close button", 10*time.Second), nil
 }
 
 // closeToolPage closes the tab of the last OpenTool, if one is open.
@@ -390,25 +384,7 @@ func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protoco
 // ToggleTheme clicks the Inspector's own colour-scheme button until <html>
 // carries the wanted scheme.
 func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	html := h.Page.Locator("html")
-	for i := 0; i < 3; i++ {
-		cur, err := html.GetAttribute(attrScheme)
-		if err != nil {
-			return protocol.Result{}, err
-		}
-		if cur == req.To {
-			return protocol.Result{OK: true}, nil
-		}
-		if err := h.Page.Locator(selThemeToggle).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(5000)}); err != nil {
-			return protocol.Result{}, fmt.Errorf("clicking the Inspector's theme toggle: %w", err)
-		}
-		// Condition wait for the attribute to flip.
-		if _, err := h.Page.WaitForFunction(`([a, was]) => document.documentElement.getAttribute(a) !== was`,
-			[]any{attrScheme, cur}, playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(5000)}); err != nil {
-			return protocol.Result{OK: false, Error: fmt.Sprintf("the theme toggle did not change %s from %q: %v", attrScheme, cur, err)}, nil
-		}
-	}
-	return protocol.Result{OK: false, Error: "the theme toggle did not reach " + req.To}, nil
+	return browserhost.ToggleScheme(h.Page, selThemeToggle, "document.documentElement.getAttribute(\""+attrScheme+"\")", req.To)
 }
 
 // ResetIsolation returns the Inspector to a neutral state between manual

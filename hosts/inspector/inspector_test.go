@@ -448,7 +448,7 @@ func assertStopped(t *testing.T, h *Host) {
 		c.Close()
 		t.Errorf("something still listens on the Inspector's port %s", u)
 	}
-	if _, err := os.Stat(h.inst.proc.home); !os.IsNotExist(err) {
-		t.Errorf("the throwaway HOME %s was not removed", h.inst.proc.home)
+	if _, err := os.Stat(h.inst.proc.Home()); !os.IsNotExist(err) {
+		t.Errorf("the throwaway HOME %s was not removed", h.inst.proc.Home())
 	}
 }

@@ -2,24 +2,18 @@ package inspector
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/nodeproc"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 )
 
@@ -56,7 +50,7 @@ type instance struct {
 	URL   string
 	Token string
 	// proc is nil when attached.
-	proc *process
+	proc *nodeproc.Proc
 }
 
 // launcher is where the web launcher sits inside an install prefix.
@@ -122,169 +116,62 @@ func install(ctx context.Context, npm, prefix string, logf func(string, ...any))
 	return nil
 }
 
-// freePorts returns n distinct free loopback ports (listen on :0, close).
-func freePorts(n int) ([]int, error) {
-	var lns []net.Listener
-	defer func() {
-		for _, l := range lns {
-			l.Close()
-		}
-	}()
-	var ports []int
-	for i := 0; i < n; i++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		lns = append(lns, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := rand.Read(b); err != nil {
-		panic(err)
-	}
-	return hex.EncodeToString(b)
-}
-
-// process is an Inspector the driver started, in a process group of its own.
-type process struct {
-	cmd   *exec.Cmd
-	home  string
-	out   *ring
-	done  chan struct{}
-	err   error // set before done closes
-	stop  sync.Once
-	Ports struct{ Client, Sandbox, AppOrigin int }
-}
-
 // start launches the Inspector's web client from prefix with a throwaway
 // HOME, bound to 127.0.0.1 on free ports, with a random API token, and
 // waits until its UI and sandbox ports answer.
 func start(ctx context.Context, node, prefix string, timeout time.Duration) (*instance, error) {
-	ports, err := freePorts(3)
+	ports, err := nodeproc.FreePorts(3)
 	if err != nil {
 		return nil, fmt.Errorf("%w: picking ports: %v", ErrStart, err)
 	}
-	home, err := os.MkdirTemp("", "mcpconform-inspector-home-")
+	token := randomHex(24)
+	client, sandboxPort := ports[0], ports[1]
+	// The process does not follow ctx: the Inspector must outlive Setup and
+	// is stopped by Teardown.
+	p, err := nodeproc.Start(nodeproc.Options{
+		Name:       "the Inspector",
+		Path:       node,
+		Args:       []string{launcher(prefix), "--web"},
+		HomePrefix: "mcpconform-inspector-home-",
+		Env: map[string]string{
+			"MCP_STORAGE_DIR":            "{home}/storage",
+			"HOST":                       "127.0.0.1",
+			"CLIENT_PORT":                strconv.Itoa(client),
+			"MCP_SANDBOX_PORT":           strconv.Itoa(sandboxPort),
+			"MCP_APP_ORIGIN_PORT":        strconv.Itoa(ports[2]),
+			"MCP_AUTO_OPEN_ENABLED":      "false",
+			"MCP_INSPECTOR_API_TOKEN":    token,
+			"MCP_INSPECTOR_SECRET_STORE": "memory",
+			"DO_NOT_TRACK":               "1",
+			"NO_UPDATE_NOTIFIER":         "1",
+			"NODE_ENV":                   "production",
+		},
+	})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrStart, err)
 	}
-	token := randomHex(24)
-	p := &process{home: home, out: &ring{max: 64 << 10}, done: make(chan struct{})}
-	p.Ports.Client, p.Ports.Sandbox, p.Ports.AppOrigin = ports[0], ports[1], ports[2]
-
-	// The command does not follow ctx: the Inspector must outlive Setup and
-	// is stopped by Teardown.
-	cmd := exec.Command(node, launcher(prefix), "--web")
-	cmd.Dir = home
-	cmd.Env = childEnv(map[string]string{
-		"HOME":                       home,
-		"USERPROFILE":                home,
-		"XDG_CONFIG_HOME":            filepath.Join(home, ".config"),
-		"XDG_DATA_HOME":              filepath.Join(home, ".local", "share"),
-		"XDG_CACHE_HOME":             filepath.Join(home, ".cache"),
-		"MCP_STORAGE_DIR":            filepath.Join(home, "storage"),
-		"HOST":                       "127.0.0.1",
-		"CLIENT_PORT":                strconv.Itoa(p.Ports.Client),
-		"MCP_SANDBOX_PORT":           strconv.Itoa(p.Ports.Sandbox),
-		"MCP_APP_ORIGIN_PORT":        strconv.Itoa(p.Ports.AppOrigin),
-		"MCP_AUTO_OPEN_ENABLED":      "false",
-		"MCP_INSPECTOR_API_TOKEN":    token,
-		"MCP_INSPECTOR_SECRET_STORE": "memory",
-		"DO_NOT_TRACK":               "1",
-		"NO_UPDATE_NOTIFIER":         "1",
-		"NODE_ENV":                   "production",
+	inst := &instance{URL: "http://127.0.0.1:" + strconv.Itoa(client), Token: token, proc: p}
+	sandbox := "http://127.0.0.1:" + strconv.Itoa(sandboxPort) + "/sandbox"
+	// Ready: the UI answers 200 and the sandbox answers at all.
+	err = p.WaitReady(ctx, timeout, "answering on "+inst.URL+"/", ErrStart, func() error {
+		if err := probe(ctx, inst.URL+"/", true); err != nil {
+			return err
+		}
+		return probe(ctx, sandbox, false)
 	})
-	cmd.Stdout, cmd.Stderr = p.out, p.out
-	cmd.SysProcAttr = sysProcAttr()
-	if err := cmd.Start(); err != nil {
-		os.RemoveAll(home)
-		return nil, fmt.Errorf("%w: %v", ErrStart, err)
-	}
-	p.cmd = cmd
-	go func() {
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
-	inst := &instance{URL: "http://127.0.0.1:" + strconv.Itoa(p.Ports.Client), Token: token, proc: p}
-	sandbox := "http://127.0.0.1:" + strconv.Itoa(p.Ports.Sandbox) + "/sandbox"
-	if err := waitReady(ctx, p, timeout, inst.URL+"/", sandbox); err != nil {
+	if err != nil {
 		p.Stop(5 * time.Second)
 		return nil, err
 	}
 	return inst, nil
 }
 
-// childEnv is a minimal environment: no MCP_*, DANGEROUSLY_* or proxy
-// settings of the caller reach the Inspector.
-func childEnv(set map[string]string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if k == "PATH" || k == "LANG" || k == "TZ" || k == "TMPDIR" || strings.HasPrefix(k, "LC_") {
-			env = append(env, kv)
-		}
-	}
-	for k, v := range set {
-		env = append(env, k+"="+v)
-	}
-	return env
-}
-
-// noProxy is an HTTP client that always goes straight to loopback.
-var noProxy = &http.Client{
-	Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
-	Timeout:   3 * time.Second,
-	CheckRedirect: func(*http.Request, []*http.Request) error {
-		return http.ErrUseLastResponse
-	},
-}
-
-// waitReady polls the UI until it answers 200 and the sandbox until it
-// answers at all, or the process dies, or timeout passes.
-func waitReady(ctx context.Context, p *process, timeout time.Duration, ui, sandbox string) error {
-	deadline := time.Now().Add(timeout)
-	var last error
-	for {
-		last = probe(ctx, ui, true)
-		if last == nil {
-			last = probe(ctx, sandbox, false)
-			if last == nil {
-				return nil
-			}
-		}
-		select {
-		case <-p.done:
-			return fmt.Errorf("%w: it exited (%v) before it answered on %s:\n%s", ErrStart, p.err, ui, tail(p.out.String(), 2000))
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%w: %s did not answer within %s (%v):\n%s", ErrStart, ui, timeout, last, tail(p.out.String(), 2000))
-		}
-	}
-}
-
-func probe(ctx context.Context, u string, want200 bool) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := noProxy.Do(req)
-	if err != nil {
-		return err
-	}
-	resp.Body.Close()
-	if want200 && resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s answered %s", u, resp.Status)
-	}
-	return nil
-}
+// The loopback helpers this driver shares with the others (nodeproc).
+var (
+	randomHex  = nodeproc.RandomHex
+	probe      = nodeproc.Probe
+	groupAlive = nodeproc.GroupAlive
+)
 
 // attach checks that an Inspector answers at rawURL and returns it.
 func attach(ctx context.Context, rawURL, token string) (*instance, error) {
@@ -306,7 +193,7 @@ func attach(ctx context.Context, rawURL, token string) (*instance, error) {
 		return nil, err
 	}
 	req.Header.Set("x-mcp-remote-auth", "Bearer "+token)
-	resp, err := noProxy.Do(req)
+	resp, err := nodeproc.NoProxy.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("%w=%s: %v", ErrAttach, rawURL, err)
 	}
@@ -315,71 +202,6 @@ func attach(ctx context.Context, rawURL, token string) (*instance, error) {
 		return nil, fmt.Errorf("%w (the Inspector at %s answered %s)", ErrBadToken, base, resp.Status)
 	}
 	return &instance{URL: base, Token: token}, nil
-}
-
-// PID is the process (and process group) id, 0 when not started.
-func (p *process) PID() int {
-	if p == nil || p.cmd == nil || p.cmd.Process == nil {
-		return 0
-	}
-	return p.cmd.Process.Pid
-}
-
-// Stop ends the Inspector's whole process group: SIGTERM, then SIGKILL
-// after grace, and removes its throwaway HOME.
-func (p *process) Stop(grace time.Duration) error {
-	var err error
-	p.stop.Do(func() {
-		if p.cmd == nil {
-			return
-		}
-		signalGroup(p.cmd, syscall.SIGTERM)
-		select {
-		case <-p.done:
-		case <-time.After(grace):
-			signalGroup(p.cmd, syscall.SIGKILL)
-			select {
-			case <-p.done:
-			case <-time.After(5 * time.Second):
-				err = fmt.Errorf("the Inspector (pid %d) did not exit after SIGKILL", p.PID())
-			}
-		}
-		// Whatever the launcher left behind in its group goes too.
-		signalGroup(p.cmd, syscall.SIGKILL)
-		os.RemoveAll(p.home)
-	})
-	return err
-}
-
-// ring keeps the last max bytes written to it.
-type ring struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (r *ring) Write(p []byte) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.b = append(r.b, p...)
-	if len(r.b) > r.max {
-		r.b = append([]byte(nil), r.b[len(r.b)-r.max:]...)
-	}
-	return len(p), nil
-}
-
-func (r *ring) String() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return string(r.b)
-}
-
-func tail(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if len(s) > n {
-		return "…" + s[len(s)-n:]
-	}
-	return s
 }
 
 // StartInstance finds or starts an Inspector the way Setup does (attach

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package inspector
+package nodeproc
 
 import (
 	"os/exec"
@@ -9,11 +9,11 @@ import (
 
 func sysProcAttr() *syscall.SysProcAttr { return nil }
 
-// signalGroup has no process groups to use here: it kills the launcher.
+// signalGroup has no process groups to use here: it kills the program.
 func signalGroup(cmd *exec.Cmd, _ syscall.Signal) {
 	if cmd.Process != nil {
 		_ = cmd.Process.Kill()
 	}
 }
 
-func groupAlive(int) bool { return false }
+func GroupAlive(int) bool { return false }

@@ -1,10 +1,10 @@
 //go:build unix && !linux
 
-package inspector
+package nodeproc
 
 import "syscall"
 
-// sysProcAttr puts the Inspector in a process group of its own, so Teardown
+// sysProcAttr puts the program in a process group of its own, so Teardown
 // can end all of it.
 func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}

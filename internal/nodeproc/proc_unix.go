@@ -1,6 +1,6 @@
 //go:build unix
 
-package inspector
+package nodeproc
 
 import (
 	"os/exec"
@@ -8,7 +8,7 @@ import (
 )
 
 // signalGroup signals the whole process group the command leads, so that
-// children the launcher may spawn stop with it.
+// children the program spawns stop with it.
 func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
 	if cmd.Process == nil {
 		return
@@ -16,7 +16,7 @@ func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
 	_ = syscall.Kill(-cmd.Process.Pid, sig)
 }
 
-// groupAlive reports whether any process of the group pgid still exists.
-func groupAlive(pgid int) bool {
+// GroupAlive reports whether any process of the group pgid still exists.
+func GroupAlive(pgid int) bool {
 	return pgid > 0 && syscall.Kill(-pgid, 0) == nil
 }

@@ -1,0 +1,248 @@
+package mcpuse
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/hostreview"
+	"github.com/mcpconform/mcpconform/internal/nodeproc"
+	"github.com/mcpconform/mcpconform/internal/npmcache"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report/expectations"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+// One browser and one pair of fixture servers for the whole package
+// (e2etest); the driver under test installs and starts the Inspector.
+func TestMain(m *testing.M) { e2etest.Main(m) }
+
+// What the review of every non-PASS on the mcp-use Inspector 20.3.10
+// found (see README.md). A check not named here must PASS.
+var (
+	review = hostreview.Review{Host: "mcp-use", Reasons: []string{"host bug"}, Fail: wantFail, Optional: wantOptional, Skip: wantSkip}
+	// Host bugs: each must also be an entry of expectations/mcp-use.yaml.
+	wantFail = map[string]string{
+		"lifecycle/tool-input-once": "expected exactly one tool-input, observed 2",
+		"lifecycle/tool-cancelled":  "received no ui/notifications/tool-cancelled",
+		"lifecycle/teardown-sent":   "no report of ui/resource-teardown reached the server",
+	}
+	// MAYs the Inspector does not take up.
+	wantOptional = map[string]string{
+		"negotiation/legacy-resource-uri": "no probe View appeared",
+		"errors/invalid-link-refused":     "did not refuse ui/open-link of a javascript: URL",
+	}
+	// Honest skips: the host lacks what the check needs.
+	wantSkip = map[string]string{
+		"lifecycle/teardown-awaited":   "got no ui/resource-teardown at all",
+		"visibility/app-tool-hidden":   "unsupported: readModelToolList",
+		"messages/add-to-conversation": "hostCapabilities.message",
+		"model-context/next-turn":      "hostCapabilities.updateModelContext",
+		"model-context/last-wins":      "hostCapabilities.updateModelContext",
+		"sampling/create-message":      "hostCapabilities.sampling",
+	}
+	// Judged only through the driver's openTool, closeView, cancelTool and
+	// confirmDialog, and its connection to the second server.
+	judgedThroughDriver = []string{
+		"negotiation/ui-resource-read", "lifecycle/result-after-delay", "lifecycle/tool-cancelled",
+		"lifecycle/teardown-sent", "lifecycle/request-teardown", "downloads/download-file",
+		"context/theme-change-notifies", "visibility/cross-server-blocked",
+	}
+)
+
+// installed returns the npm prefix holding the Inspector, installing it on
+// first use; no npm or no registry skips (fails with CI=true or
+// MCPCONFORM_REQUIRE_BROWSER=1).
+func installed(t *testing.T) string {
+	t.Helper()
+	return npmcache.ForTest(t, Spec)
+}
+
+// The whole catalogue on the mcp-use Inspector: every check ends as
+// reviewed, expectations/mcp-use.yaml lists exactly the host bugs and the
+// run passes its gate; the Inspector listened on loopback only, and
+// Teardown leaves no process of its group, nothing on its port and no
+// HOME.
+func TestSuiteOnMCPUse(t *testing.T) {
+	installed(t)
+	const file = "expectations/mcp-use.yaml"
+	exp, err := expectations.Load(filepath.Join("..", "..", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	review.CheckExpectations(t, exp, file)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	h := New()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if hr.HostName != "mcp-use-inspector" || hr.HostVersion != Version {
+		t.Errorf("hostInfo %q %q, want mcp-use-inspector %s", hr.HostName, hr.HostVersion, Version)
+	}
+	seen := review.CheckCases(t, hr.Cases)
+	for _, id := range judgedThroughDriver {
+		if !seen[id] {
+			t.Errorf("%s, judged through the driver's capabilities, did not run", id)
+		}
+	}
+	for _, k := range []protocol.Kind{protocol.KindOpenTool, protocol.KindCloseView, protocol.KindCancelTool, protocol.KindToggleTheme, protocol.KindConfirmDialog} {
+		if !hosts.Supports(h, k) {
+			t.Errorf("the mcp-use driver does not offer %s", k)
+		}
+	}
+	for _, k := range []protocol.Kind{protocol.KindConversationContains, protocol.KindReadModelToolList} {
+		if hosts.Supports(h, k) {
+			t.Errorf("the mcp-use driver offers %s, which the Inspector does not have", k)
+		}
+	}
+	hostreview.Gate(t, hr, exp, file)
+
+	if h.inst == nil {
+		t.Fatal("the driver started no Inspector")
+	}
+	checkStopped(t, h.inst)
+}
+
+// checkStopped fails unless the Inspector's process group, port and HOME
+// are all gone.
+func checkStopped(t *testing.T, inst *instance) {
+	t.Helper()
+	if nodeproc.GroupAlive(inst.proc.PID()) {
+		t.Errorf("process group %d of the Inspector is still alive after Stop", inst.proc.PID())
+	}
+	u := strings.TrimPrefix(inst.URL, "http://")
+	if c, err := net.DialTimeout("tcp", u, time.Second); err == nil {
+		c.Close()
+		t.Errorf("the Inspector's %s still accepts connections after Stop", u)
+	}
+	if _, err := os.Stat(inst.proc.Home()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the throwaway HOME %s was not removed", inst.proc.Home())
+	}
+}
+
+// The started Inspector serves its UI on 127.0.0.1 only (its CLI alone
+// listens on every interface; the preload binds it to loopback), with the
+// telemetry opt-out in its page, and Stop ends all of it.
+func TestStartLoopbackOnly(t *testing.T) {
+	prefix := installed(t)
+	if _, err := exec.LookPath("node"); err != nil {
+		if npmcache.Required() {
+			t.Fatalf("no node on PATH (CI=true or %s=1: a missing install fails)", npmcache.EnvRequire)
+		}
+		t.Skipf("no node on PATH to start the mcp-use Inspector with: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	inst, err := start(ctx, "node", prefix, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.proc.Stop(3 * time.Second)
+	port := strings.TrimPrefix(inst.URL, "http://127.0.0.1:")
+	checkLoopbackOnly(t, port)
+	resp, err := nodeproc.NoProxy.Get(inst.URL + "/inspector")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), "window.__MCP_USE_ANONYMIZED_TELEMETRY__ = false") {
+		t.Errorf("the page has no telemetry opt-out: MCP_USE_ANONYMIZED_TELEMETRY=false did not reach it")
+	}
+	if err := inst.proc.Stop(3 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	checkStopped(t, inst)
+}
+
+// checkLoopbackOnly fails the test when the Inspector's port answers on a
+// non-loopback address of this machine (the CLI alone listens on all).
+func checkLoopbackOnly(t *testing.T, port string) {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Errorf("interface addresses: %v", err)
+		return
+	}
+	tried := 0
+	for _, a := range addrs {
+		ipn, ok := a.(*net.IPNet)
+		if !ok || ipn.IP.IsLoopback() || ipn.IP.IsLinkLocalUnicast() {
+			continue
+		}
+		tried++
+		if c, err := net.DialTimeout("tcp", net.JoinHostPort(ipn.IP.String(), port), time.Second); err == nil {
+			c.Close()
+			t.Errorf("the Inspector answers on %s:%s, not on loopback only", ipn.IP, port)
+		}
+	}
+	t.Logf("loopback only: %d non-loopback address(es) tried", tried)
+}
+
+// The CORS front: preflight answered, requests passed to the server at the
+// same path without the browser's Origin, CORS headers on the answer,
+// closed after close.
+func TestCORSFront(t *testing.T) {
+	var gotOrigin, gotPath string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		gotOrigin, gotPath = r.Header.Get("Origin"), r.URL.Path
+		w.Header().Set("Mcp-Session-Id", "s1")
+		io.WriteString(w, "upstream")
+	}))
+	defer up.Close()
+	f, err := startCORSFront(up.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(f.URL, "http://127.0.0.1:") || !strings.HasSuffix(f.URL, "/mcp") {
+		t.Fatalf("front URL %s", f.URL)
+	}
+	req, _ := http.NewRequest(http.MethodOptions, f.URL, nil)
+	req.Header.Set("Origin", "http://127.0.0.1:1")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	req.Header.Set("Access-Control-Request-Headers", "content-type, mcp-session-id")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
+		resp.Header.Get("Access-Control-Allow-Headers") != "content-type, mcp-session-id" || !strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "POST") {
+		t.Fatalf("preflight: %d %v", resp.StatusCode, resp.Header)
+	}
+	if gotPath != "" {
+		t.Fatal("the preflight reached the server")
+	}
+	req, _ = http.NewRequest(http.MethodPost, f.URL, strings.NewReader("{}"))
+	req.Header.Set("Origin", "http://127.0.0.1:1")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "upstream" || gotPath != "/mcp" || gotOrigin != "" || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
+		!strings.Contains(resp.Header.Get("Access-Control-Expose-Headers"), "Mcp-Session-Id") || resp.Header.Get("Mcp-Session-Id") != "s1" {
+		t.Fatalf("request: %q path %q origin %q headers %v", b, gotPath, gotOrigin, resp.Header)
+	}
+	host := strings.TrimPrefix(strings.TrimSuffix(f.URL, "/mcp"), "http://")
+	f.close()
+	if c, err := net.DialTimeout("tcp", host, time.Second); err == nil {
+		c.Close()
+		t.Errorf("%s still accepts connections after close", host)
+	}
+}

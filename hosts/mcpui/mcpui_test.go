@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/url"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -107,19 +106,11 @@ func TestSuiteOnMCPUI(t *testing.T) {
 		t.Logf("suite on mcp-ui %s: %d checks in %s", Version, len(hr.Cases), time.Since(start).Round(time.Millisecond))
 		return hr
 	}
-	hr := run()
 	// About one run in four, one View's tools/call gets no answer for 10 s
 	// and the request never reaches the page's /mcp proxy (seen 2026-12-01
 	// with the proxy's requests counted: at most 4 in flight, none during
-	// the stall). The cause (the page, AppRenderer or its AppBridge) is not
-	// found yet. A run whose only differences from the review are such
-	// stalls is run once more, and said; any other difference fails.
-	if d := review.Differs(hr.Cases); len(d) > 0 && allStalls(d) {
-		for _, c := range d {
-			t.Logf("stall, running the suite again: %s %s %q", c.ID, c.Status, c.Message)
-		}
-		hr = run()
-	}
+	// the stall); see hostreview.Stall.
+	hr := review.RunSettled(t, run)
 	if hr.HostName != "MCP-UI Host" {
 		t.Errorf("hostInfo.name %q: not AppRenderer's default", hr.HostName)
 	}
@@ -141,17 +132,6 @@ func TestSuiteOnMCPUI(t *testing.T) {
 	}
 
 	hostreview.Gate(t, hr, exp, file)
-}
-
-// allStalls reports whether every case ended as the known stall: its
-// View's tools/call unanswered within the suite's 10 s.
-func allStalls(cs []report.Case) bool {
-	for _, c := range cs {
-		if !strings.Contains(c.Message, "no response to tools/call within 10000ms") {
-			return false
-		}
-	}
-	return true
 }
 
 // Why security/view-sandboxed passes an inherited sandbox: here the View's

@@ -20,6 +20,7 @@ import (
 	"github.com/mcpconform/mcpconform/internal/nodeproc"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
 	"github.com/mcpconform/mcpconform/runner"
 )
@@ -51,6 +52,9 @@ var (
 		"model-context/next-turn":      "hostCapabilities.updateModelContext",
 		"model-context/last-wins":      "hostCapabilities.updateModelContext",
 		"sampling/create-message":      "hostCapabilities.sampling",
+		// The host ignores ui/notifications/request-teardown (it MAY), so
+		// the MUST for an accepted request has nothing to judge.
+		"lifecycle/request-teardown": "ignored ui/notifications/request-teardown, which it MAY",
 	}
 	// Judged only through the driver's openTool, closeView, cancelTool and
 	// confirmDialog, and its connection to the second server.
@@ -85,11 +89,17 @@ func TestSuiteOnMCPUse(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	h := New()
-	hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
+	var h *Host
+	// The Inspector bundles AppBridge 1.x and shows the same stall as
+	// mcp-ui's AppRenderer (hostreview.Stall), more often under load.
+	hr := review.RunSettled(t, func() report.HostRun {
+		h = New()
+		hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
+		if err != nil {
+			t.Fatalf("run: %v", err)
+		}
+		return hr
+	})
 	if hr.HostName != "mcp-use-inspector" || hr.HostVersion != Version {
 		t.Errorf("hostInfo %q %q, want mcp-use-inspector %s", hr.HostName, hr.HostVersion, Version)
 	}

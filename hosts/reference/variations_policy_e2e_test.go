@@ -1,0 +1,134 @@
+package reference_test
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
+)
+
+// variationProof is one variation's end-to-end proof, run by
+// TestVariationsTakeEffect like the ones written there.
+type variationProof struct {
+	name string
+	f    func(t *testing.T, p *varPage)
+}
+
+// policyProofs prove the variations of a host's own policies: how it
+// sandboxes the View, what it asks the user, how it refuses or names a
+// download, how its model sees tools.
+var policyProofs = []variationProof{
+	{"view-sandbox-inherited", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-sandbox-inherited")
+		if v, err := p.proxy().Evaluate(`() => document.querySelector("iframe").hasAttribute("sandbox")`); err != nil || v != false {
+			t.Errorf("inner iframe has a sandbox attribute: %v (%v), want none", v, err)
+		}
+		el, err := p.proxy().FrameElement()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, _ := el.GetAttribute("sandbox"); !strings.Contains(a, "allow-scripts") {
+			t.Errorf("proxy iframe sandbox=%q, want the proxy sandboxed", a)
+		}
+		// Inherited, not absent: the View's document is still sandboxed
+		// (no allow-popups on the proxy, so window.open is refused).
+		if v, err := p.view().Evaluate(`() => window.open("about:blank") === null`); err != nil || v != true {
+			t.Errorf("window.open from the View was not blocked (%v, %v): the View is not sandboxed by inheritance", v, err)
+		}
+	}},
+	{"download-refused", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-download-refused")
+		r := p.downloadFile("file:///exports/refused.txt")
+		if res, _ := r["result"].(map[string]any); res == nil || res["isError"] != true {
+			t.Errorf("ui/download-file after confirming answered %v, want the result {isError: true}", r)
+		}
+		if !strings.Contains(p.hostLog(), "refused to download") {
+			t.Errorf("the host log does not record the refusal:\n%s", p.hostLog())
+		}
+	}},
+	{"download-filename-underscored", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-download-underscored")
+		saved := make(chan string, 1)
+		p.page.OnDownload(func(d playwright.Download) { saved <- d.SuggestedFilename() })
+		if r := p.downloadFile("file:///exports/..%2F..%2Fvar-underscored.txt"); r["result"] == nil {
+			t.Fatalf("ui/download-file answered %v, want a result", r)
+		}
+		if want := `downloaded ".._.._var-underscored.txt"`; !strings.Contains(p.hostLog(), want) {
+			t.Errorf("the host log does not say %s:\n%s", want, p.hostLog())
+		}
+		select {
+		case n := <-saved:
+			if strings.ContainsAny(n, `/\`) {
+				t.Errorf("saved as %q, a path", n)
+			}
+			t.Logf("the browser saved .._.._var-underscored.txt as %q", n)
+		case <-time.After(5 * time.Second):
+			t.Error("the browser downloaded nothing within 5 s")
+		}
+	}},
+	{"tool-call-approval", func(t *testing.T, p *varPage) {
+		// The probe View reports through tools/call too: the user approves
+		// while it opens.
+		approve := p.page.Locator(`[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`)
+		stop := browserhost.AutoClick(approve, 100*time.Millisecond, nil, nil)
+		p.openProbeView("var-tool-approval")
+		stop()
+		done := make(chan map[string]any, 1)
+		go func() {
+			done <- p.rpc("tools/call", map[string]any{"name": mcpserver.ToolProbe, "arguments": map[string]any{"op": "config"}}, false)
+		}()
+		select {
+		case r := <-done:
+			t.Fatalf("tools/call answered %v before the user approved it", r)
+		case <-time.After(time.Second):
+		}
+		// Inline: it covers nothing, so the page stays usable meanwhile.
+		if n, _ := p.page.Locator(`.backdrop`).Count(); n != 0 {
+			t.Errorf("the approval is modal (%d backdrops)", n)
+		}
+		if n, _ := approve.Count(); n == 0 {
+			t.Fatal("no approval of the app's tools/call is shown")
+		}
+		// Approve it (and any report of the probe's still waiting).
+		stop = browserhost.AutoClick(approve, 100*time.Millisecond, nil, nil)
+		defer stop()
+		if r := <-done; r["result"] == nil {
+			t.Errorf("tools/call after approval answered %v, want the server's result", r)
+		}
+		if want := `the user approved the app's tools/call of "` + mcpserver.ToolProbe + `"`; !strings.Contains(p.hostLog(), want) {
+			t.Errorf("the host log does not say %s:\n%s", want, p.hostLog())
+		}
+	}},
+	{"no-sandbox-capability", func(t *testing.T, p *varPage) {
+		p.openSuiteView()
+		if _, has := p.initResult()["hostCapabilities"].(map[string]any)["sandbox"]; has {
+			t.Errorf("hostCapabilities %v still has sandbox", keys(p.initResult()["hostCapabilities"].(map[string]any)))
+		}
+		// The sandbox itself is still applied.
+		el, err := p.view().FrameElement()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sb, _ := el.GetAttribute("sandbox"); !strings.Contains(sb, "allow-scripts") {
+			t.Errorf("View iframe sandbox=%q, want the usual sandbox", sb)
+		}
+	}},
+	{"model-tool-names-namespaced", func(t *testing.T, p *varPage) {
+		// What the driver's readModelToolList reads.
+		resp, err := http.Get(p.srv.HostURL + "/api/model-tools")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if s := string(b); !strings.Contains(s, `"s0__model_only_probe"`) || strings.Contains(s, `"model_only_probe"`) {
+			t.Errorf("the model's tool list %s, want every name prefixed with its server (s0__model_only_probe)", s)
+		}
+	}},
+}

@@ -14,6 +14,15 @@ import (
 // condition wait for the scheme to change. A control that does not change
 // it, or never reaches to, is a failed Result saying so.
 func ToggleScheme(page playwright.Page, toggle, scheme, to string) (protocol.Result, error) {
+	return PressUntilScheme(page, func() error {
+		return page.Locator(toggle).First().Click(playwright.LocatorClickOptions{Timeout: playwright.Float(5000)})
+	}, "the host's theme control "+toggle, scheme, to)
+}
+
+// PressUntilScheme is ToggleScheme with the press of the control given
+// (what, for messages): a page whose layout moves under a mouse click
+// presses its own controls another way.
+func PressUntilScheme(page playwright.Page, press func() error, what, scheme, to string) (protocol.Result, error) {
 	read := "() => String(" + scheme + " ?? \"\")"
 	for i := 0; i < 3; i++ {
 		v, err := page.Evaluate(read)
@@ -24,8 +33,8 @@ func ToggleScheme(page playwright.Page, toggle, scheme, to string) (protocol.Res
 		if cur == to {
 			return protocol.Result{OK: true}, nil
 		}
-		if err := page.Locator(toggle).First().Click(playwright.LocatorClickOptions{Timeout: playwright.Float(5000)}); err != nil {
-			return protocol.Result{}, fmt.Errorf("clicking the host's theme control %s: %w", toggle, err)
+		if err := press(); err != nil {
+			return protocol.Result{}, fmt.Errorf("clicking %s: %w", what, err)
 		}
 		if _, err := page.WaitForFunction("(was) => String("+scheme+" ?? \"\") !== was", cur,
 			playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(5000)}); err != nil {

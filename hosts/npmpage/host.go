@@ -208,27 +208,10 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 	return protocol.Result{OK: true}, nil
 }
 
-// ToggleTheme clicks the page's theme toggle until <html data-theme> is
+// ToggleTheme presses the page's theme toggle until <html data-theme> is
 // the wanted one (the page tells every View).
 func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	html := h.Page.Locator("html")
-	for i := 0; i < 3; i++ {
-		cur, err := html.GetAttribute("data-theme")
-		if err != nil {
-			return protocol.Result{}, err
-		}
-		if cur == req.To {
-			return protocol.Result{OK: true}, nil
-		}
-		if err := h.Press(selTheme); err != nil {
-			return protocol.Result{}, fmt.Errorf("clicking the theme toggle: %w", err)
-		}
-		if _, err := h.Page.WaitForFunction(`(was) => document.documentElement.dataset.theme !== was`, cur,
-			playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(5000)}); err != nil {
-			return protocol.Result{OK: false, Error: fmt.Sprintf("the theme toggle did not change data-theme from %q: %v", cur, err)}, nil
-		}
-	}
-	return protocol.Result{OK: false, Error: "the theme toggle did not reach " + req.To}, nil
+	return browserhost.PressUntilScheme(h.Page, func() error { return h.Press(selTheme) }, "the page's theme toggle", "document.documentElement.dataset.theme", req.To)
 }
 
 // ResetIsolation closes tabs the tests opened, forgets downloads, presses

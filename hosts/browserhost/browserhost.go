@@ -473,7 +473,16 @@ func FirstLine(err error) string {
 // closes a View with the host's own control. what names the control in
 // the failed Result.
 func ClickUntilGone(page playwright.Page, sel, gone, what string, timeout time.Duration) protocol.Result {
-	if err := page.Locator(sel).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)}); err != nil {
+	return PressUntilGone(page, func() error {
+		return page.Locator(sel).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)})
+	}, gone, what, timeout)
+}
+
+// PressUntilGone is ClickUntilGone with the press of the control given (a
+// page whose layout moves under a mouse click presses its own controls
+// another way).
+func PressUntilGone(page playwright.Page, press func() error, gone, what string, timeout time.Duration) protocol.Result {
+	if err := press(); err != nil {
 		return protocol.Result{OK: false, Error: "could not press " + what + ": " + FirstLine(err)}
 	}
 	ms := float64(timeout.Milliseconds())

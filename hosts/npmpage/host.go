@@ -82,14 +82,10 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		return nil, err
 	}
 	h.logf("%s %s host page at %s (bundled in %s), sandbox proxy at %s", h.Def.Name, h.Def.Version, h.Srv.PageURL, time.Since(t0).Round(time.Millisecond), h.Srv.SandboxURL)
-	if err := h.Open(env, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)}); err != nil {
+	// No dialog is part of this host: OpenForSetup dismisses any.
+	timeout, err := h.OpenForSetup(env)
+	if err != nil {
 		return nil, err
-	}
-	// No dialog is part of this host; one would block the renderer.
-	h.Page.OnDialog(func(d playwright.Dialog) { d.Dismiss() })
-	timeout := env.AppTimeout
-	if timeout <= 0 {
-		timeout = 60 * time.Second
 	}
 	args, _ := json.Marshal(map[string]string{"nonce": RandomHex(16)})
 	if err := h.load(h.Srv.PageFor(mcpserver.ToolSuite, args), timeout); err != nil {
@@ -199,13 +195,7 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 	if err != nil {
 		return protocol.Result{OK: false, Error: err.Error()}, nil
 	}
-	if err := h.Press(card + ` button[data-action="close"]`); err != nil {
-		return protocol.Result{OK: false, Error: "could not press Close: " + browserhost.FirstLine(err)}, nil
-	}
-	if err := h.Page.Locator(card).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: playwright.Float(15000)}); err != nil {
-		return protocol.Result{OK: false, Error: "the View was not removed after Close: " + browserhost.FirstLine(err)}, nil
-	}
-	return protocol.Result{OK: true}, nil
+	return browserhost.PressUntilGone(h.Page, func() error { return h.Press(card + ` button[data-action="close"]`) }, card, "Close", 15*time.Second), nil
 }
 
 // ToggleTheme presses the page's theme toggle until <html data-theme> is

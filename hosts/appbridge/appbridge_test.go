@@ -53,6 +53,11 @@ var (
 		"sampling/create-message":         "hostCapabilities.sampling",
 		"downloads/download-file":         "hostCapabilities.downloadFile",
 		"downloads/filename-sanitised":    "hostCapabilities.downloadFile",
+		// basic-host offers no pip itself, so its refusal of pip cannot
+		// show that it honours the app's declared modes.
+		"display/undeclared-mode-refused": "the host offers no pip mode itself",
+		// No hostCapabilities.sandbox: no approved domains to compare.
+		"security/no-loosening": "the host states no approved domains",
 	}
 	// Judged only through the driver's openTool, closeView and toggleTheme.
 	judgedThroughDriver = []string{

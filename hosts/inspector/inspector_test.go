@@ -75,6 +75,9 @@ var (
 		// The host ignores ui/notifications/request-teardown (it MAY), so
 		// the MUST for an accepted request has nothing to judge.
 		"lifecycle/request-teardown": "ignored ui/notifications/request-teardown, which it MAY",
+		// The Inspector offers no pip itself, so its refusal of pip cannot
+		// show that it honours the app's declared modes.
+		"display/undeclared-mode-refused": "the host offers no pip mode itself",
 	}
 	// Checks judged only because openTool opens their probe View (without
 	// it they skip: the Inspector has no agent). lifecycle/request-teardown

@@ -88,6 +88,7 @@ func TestRunSettled(t *testing.T) {
 		{"as reviewed", clean, 1},
 		{"only stalls", stalled, 2},
 		{"a stall and another difference", red, 1},
+		{"the driver's miss", []report.Case{tc("a/bug", protocol.StatusFail, "it broke"), tc("a/skip", protocol.StatusSkip, "openTool: the host driver could not make the host call x"), tc("a/ok", protocol.StatusPass, "")}, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			runs := 0

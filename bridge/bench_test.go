@@ -11,8 +11,9 @@ import (
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
-	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/runner"
 )
 
 // The benchmarks share one reference host with the suite shown, as a run
@@ -31,7 +32,7 @@ func setup(b *testing.B) (*reference.Host, *bridge.Suite) {
 	env := e2etest.Env(b, 30*time.Second)
 	setupOnce.Do(func() {
 		benchHost = reference.New()
-		sb, err := benchHost.Setup(context.Background(), env)
+		sb, err := runner.SetUp(context.Background(), benchHost, runner.Options{Env: env})
 		if err != nil {
 			setupErr = err
 			return

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/browser"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -48,8 +49,8 @@ window.__mcpConformance = {
 type countingHost struct{ calls int }
 
 func (h *countingHost) Name() string { return "hostile" }
-func (h *countingHost) Setup(context.Context, hosts.Env) (hosts.SuiteBridge, error) {
-	return nil, errors.New("unused")
+func (h *countingHost) Setup(context.Context, hosts.Env) error {
+	return errors.New("unused")
 }
 func (h *countingHost) Teardown(context.Context) error { return nil }
 func (h *countingHost) CheckLinkOpen(context.Context, protocol.Request) (protocol.Result, error) {
@@ -58,7 +59,7 @@ func (h *countingHost) CheckLinkOpen(context.Context, protocol.Request) (protoco
 }
 
 func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
-	br := launch(t, bridge.Options{})
+	br := launch(t, browser.Options{})
 	ln := serveLoopback(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		if r.URL.Path == "/frame" {
@@ -70,7 +71,10 @@ func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
 	})
 
 	run := func(t *testing.T, mode string) (report.HostRun, error, *countingHost) {
-		c, p := newPage(t, br)
+		c, p, err := br.NewPage()
+		if err != nil {
+			t.Fatal(err)
+		}
 		t.Cleanup(func() { c.Close() })
 		if _, err := p.Goto("http://" + ln.Addr().String() + "/?mode=" + mode); err != nil {
 			t.Fatal(err)
@@ -91,7 +95,7 @@ func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
 
 	t.Run("oversized poll", func(t *testing.T) {
 		hr, err, _ := run(t, "huge")
-		if !errors.Is(err, bridge.ErrMalformed) || !strings.Contains(err.Error(), "more than the") {
+		if !errors.Is(err, hosts.ErrMalformed) || !strings.Contains(err.Error(), "more than the") {
 			t.Fatalf("want ErrMalformed naming the size limit, got %v", err)
 		}
 		if hr.Cases[0].Status != protocol.StatusError || hr.Cases[1].Status != protocol.StatusNotRun {
@@ -101,7 +105,7 @@ func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
 	t.Run("wrong types", func(t *testing.T) {
 		_, err, _ := run(t, "garbage")
 		var ie *runner.InfraError
-		if !errors.As(err, &ie) || !errors.Is(err, bridge.ErrMalformed) {
+		if !errors.As(err, &ie) || !errors.Is(err, hosts.ErrMalformed) {
 			t.Fatalf("want an infrastructure error for malformed polls, got %v", err)
 		}
 	})

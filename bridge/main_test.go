@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/browser"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
 // The browser tests skip by name where no Chromium is found (and fail with
@@ -15,10 +15,10 @@ func TestMain(m *testing.M) { e2etest.Main(m) }
 
 // launch starts a browser for the test with o, closed when the test ends;
 // without Chromium the test skips (see e2etest.Require).
-func launch(t *testing.T, o bridge.Options) *bridge.Browser {
+func launch(t *testing.T, o browser.Options) *browser.Browser {
 	t.Helper()
 	e2etest.Require(t)
-	br, err := bridge.Launch(o)
+	br, err := browser.Launch(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,21 +10,12 @@ import (
 
 	"github.com/mxschmitt/playwright-go"
 
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
 // ErrNoSuite means no frame of the page carries the suite's channel.
 var ErrNoSuite = errors.New("the conformance app never appeared in the host")
-
-// ErrMalformed means the page answered something that is not what the
-// protocol allows (too large, not JSON of the right shape). The page is
-// controlled by the host under test, so this is expected from broken or
-// hostile hosts and never trusted.
-var ErrMalformed = errors.New("malformed answer from the page")
-
-// MaxPayload bounds what the runner accepts back from the page, which the
-// host under test controls.
-const MaxPayload = 4 << 20
 
 const channelProbe = "typeof globalThis." + protocol.ChannelName + " === 'object'"
 
@@ -139,14 +130,14 @@ func (s *Suite) call(ctx context.Context, expr string, out any) error {
 	if err != nil {
 		return err
 	}
-	if len(raw) > MaxPayload {
-		return fmt.Errorf("%w: %d bytes, more than the %d allowed", ErrMalformed, len(raw), MaxPayload)
+	if len(raw) > hosts.MaxPayload {
+		return fmt.Errorf("%w: %d bytes, more than the %d allowed", hosts.ErrMalformed, len(raw), hosts.MaxPayload)
 	}
 	if out == nil {
 		return nil
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformed, err)
+		return fmt.Errorf("%w: %v", hosts.ErrMalformed, err)
 	}
 	return nil
 }

@@ -1,26 +1,51 @@
-// Package hosts defines what a host under test is to the runner: Setup and
-// Teardown, plus one optional interface per capability. The runner finds a
-// capability by type assertion, after asking the host's CapabilitySet when
-// it has one; a host that lacks a capability answers "unsupported" at once
-// and the test skips or falls back.
+// Package hosts is the contract between the runner and a host under test:
+// Setup shows the conformance suite's app and Teardown ends it, and every
+// capability is an optional one-method interface (capabilities.go) that
+// the runner finds by type assertion. A host that lacks a capability
+// answers "unsupported" at once and the check skips or falls back.
 //
-// The built-in hosts are registered by name (Register, in each host
-// package's init; hosts/builtin imports them all).
+// The package depends on protocol alone: no browser automation, no
+// transport. A host whose app frame the runner can reach offers it as a
+// FrameBinder; the runner binds the suite there or, when the host offers
+// no frame or the run asks for it, through the fixture server's relay.
+//
+// Hosts are built by name (Register, New): each built-in host package
+// registers itself in its init, hosts/builtin imports them all, and env
+// profiles (hosts/generic) answer for every other name.
 package hosts
 
 import (
 	"context"
-	"fmt"
-	"runtime/debug"
+	"errors"
 	"time"
 
-	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
-// SuiteBridge is how the runner reaches the suite inside the host. Browser
-// hosts implement it with bridge.Suite; a desktop host would substitute its
-// own transport.
+// Host is a host under test. Only Name, Setup and Teardown are required.
+type Host interface {
+	Name() string
+	// Setup brings the host up and shows the suite's app (the View of
+	// the fixture server's conformance_suite tool) the way a user would.
+	// It does not reach into the View: the runner binds the suite
+	// afterwards, in the frame (FrameBinder) or through the relay.
+	Setup(ctx context.Context, env Env) error
+	Teardown(ctx context.Context) error
+}
+
+// FrameBinder is a host whose app frame the runner can reach (a page it
+// drives in the browser). BindSuite waits, up to timeout, for the suite
+// in the View that Setup showed and returns the bridge that evaluates in
+// its frame. A host without it is reached through the relay alone; so is
+// every host when the run asks for the relay (--bridge relay), and then
+// BindSuite is never called.
+type FrameBinder interface {
+	BindSuite(ctx context.Context, timeout time.Duration) (SuiteBridge, error)
+}
+
+// SuiteBridge is how the runner reaches the suite inside the host: an
+// evaluate in the app frame (package bridge), or the View's own tools/call
+// through the fixture server (bridge/relay).
 type SuiteBridge interface {
 	ListTests(ctx context.Context) (protocol.SuiteList, error)
 	Start(ctx context.Context, ids []string) error
@@ -35,93 +60,113 @@ type ResolvePoller interface {
 	ResolveAndPoll(ctx context.Context, seq int, r protocol.Result, wait time.Duration) (bool, *protocol.Poll, error)
 }
 
+// PollWaiter is a SuiteBridge whose idle polls cost the host something
+// (each is a tools/call the host proxies, logs and may render):
+// MinPollWait is the least long-poll wait the runner should use. The
+// suite still answers a long poll as soon as something changes.
+type PollWaiter interface {
+	MinPollWait() time.Duration
+}
+
+// The SuiteBridge contract's limits and errors, the same for every bridge.
+var (
+	// ErrMalformed means the page answered something that is not what the
+	// channel promises (wrong shape, too large): the page is untrusted.
+	ErrMalformed = errors.New("malformed answer from the page")
+	// ErrBrowserGone means the browser process exited or crashed under
+	// the run (Browser.Gone was closed).
+	ErrBrowserGone = errors.New("the browser crashed or was closed")
+)
+
+// MaxPayload bounds one answer of the suite through any bridge.
+const MaxPayload = 4 << 20
+
+// DefaultAppTimeout is how long a host may take to show the suite's app
+// when the run names no --app-timeout and the host states no longer wait
+// of its own (AppWaiter).
+const DefaultAppTimeout = 60 * time.Second
+
+// Browser is the run's browser as the contract sees it: opaque, so that
+// this package, the runner and a host that drives nothing link no browser
+// automation. internal/browser's Browser satisfies it; browser hosts
+// (hosts/browserhost) use that type.
+type Browser interface {
+	// Version names the browser for the reports.
+	Version() string
+	// Gone is closed when the browser crashed or was closed.
+	Gone() <-chan struct{}
+}
+
 // Env is what the runner gives a host to set itself up with.
 type Env struct {
-	Browser *bridge.Browser
+	// Browser is the run's browser; nil when no host of the run needs one.
+	Browser Browser
+	// Node is the Node.js binary the run found (the Playwright driver's),
+	// for hosts that start Node programs; "" when none was looked for.
+	Node string
 	// ServerURL is the fixture MCP server the host must connect to;
 	// SecondServerURL a second one, for cross-server checks.
 	ServerURL       string
 	SecondServerURL string
-	// AppTimeout bounds how long Setup may wait for the app to show.
+	// AppTimeout bounds how long showing and binding the app may take;
+	// the runner always sets it (see DefaultAppTimeout).
 	AppTimeout time.Duration
 	// TraceFile, when set, asks a browser host to record a Playwright trace
 	// of the whole run into this file (it may contain page content).
 	TraceFile string
 	// VideoFile, when set, asks a browser host to record a video (WebM) of
 	// its page into this file, saved at teardown (it may show logged-in
-	// content). The browser must have been launched with bridge.Options.Video.
+	// content). The browser must have been launched to record videos.
 	VideoFile string
-	// Relay, when the run has one, carries the suite's channel through
-	// the fixture server's own MCP tools (the View's tools/call, which
-	// the host proxies) instead of an evaluate in the app frame: the
-	// transport of hosts whose frame the runner cannot reach.
-	Relay Relay
-	// Bridge is BridgeRelay when the run must reach the suite through
-	// Relay alone, with no evaluate in the app frame (`--bridge relay`):
-	// a browser host's Setup then returns AwaitRelay's bridge instead of
-	// binding to the frame. Empty or BridgeEvaluate: the frame's evaluate.
-	Bridge string
-	Logf   func(format string, args ...any)
+	Logf      func(format string, args ...any)
 }
 
-// The bridges Env.Bridge names.
-const (
-	BridgeEvaluate = "evaluate"
-	BridgeRelay    = "relay"
-)
-
-// UseRelay reports whether Setup must reach the suite through Relay alone.
-func (e Env) UseRelay() bool { return e.Bridge == BridgeRelay && e.Relay != nil }
-
-// AwaitRelay waits up to timeout for the suite to appear on Relay.
-func (e Env) AwaitRelay(ctx context.Context, timeout time.Duration) (SuiteBridge, error) {
-	if e.Relay == nil {
-		return nil, fmt.Errorf("this run has no relay")
+// Optional interfaces the runner and the orchestration ask a host for.
+type (
+	// EvidenceTaker records evidence of a failed check (a screenshot of
+	// the host page, console lines): files named base.* in dir, returned
+	// by path.
+	EvidenceTaker interface {
+		TakeEvidence(ctx context.Context, dir, base string) ([]string, error)
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	return e.Relay.Await(ctx)
-}
-
-// Relay is the runner's end of the relay SuiteBridge: the suite, in a View
-// of this run, speaks listTests/start/poll/resolve through app-only tools
-// of the fixture server, and Await hands the runner a SuiteBridge to it.
-type Relay interface {
-	// Await waits until a suite View bound to this run has appeared on the
-	// relay (or ctx ends) and returns the bridge to it.
-	Await(ctx context.Context) (SuiteBridge, error)
-}
-
-// Host is a host under test. Only Setup and Teardown are required.
-type Host interface {
-	Name() string
-	Setup(ctx context.Context, env Env) (SuiteBridge, error)
-	Teardown(ctx context.Context) error
-}
-
-// EvidenceTaker is implemented by hosts that can record evidence of a
-// failed check (a screenshot of the host page, console lines). It writes
-// files named base.* into dir and returns their paths.
-type EvidenceTaker interface {
-	TakeEvidence(ctx context.Context, dir, base string) ([]string, error)
-}
-
-// AllowedHoster is implemented by hosts whose pages load from the public
-// internet (hosted products): AllowedHosts are the host names (and their
-// subdomains) the browser's loopback guard must let through. It is asked
-// before the browser starts, so before Setup; an error is bad
-// configuration (a usage error).
-type AllowedHoster interface {
-	AllowedHosts() ([]string, error)
-}
-
-// LoginProfiler is implemented by hosts that need a logged-in browser
-// session, which `mcpconform login` records. LoginProfile reads the
-// product's configuration through getenv (its MCPCONFORM_<HOST>_*
-// overrides); an error is bad configuration and names the variable.
-type LoginProfiler interface {
-	LoginProfile(getenv func(string) string) (Login, error)
-}
+	// AllowedHoster is a host whose pages load from the public internet
+	// (a hosted product): AllowedHosts are the host names (and their
+	// subdomains) the browser's loopback guard must let through. It is
+	// asked before the browser starts; an error is bad configuration.
+	AllowedHoster interface {
+		AllowedHosts() ([]string, error)
+	}
+	// LoginProfiler is a host that needs a logged-in browser session,
+	// which `mcpconform login` records. LoginProfile reads the product's
+	// configuration through getenv; an error names the variable.
+	LoginProfiler interface {
+		LoginProfile(getenv func(string) string) (Login, error)
+	}
+	// BrowserFree is a host that drives no browser (a person connects a
+	// desktop host): when every host of a run says so, none is started.
+	BrowserFree interface {
+		BrowserFree() bool
+	}
+	// VideoRecorder is a host that recorded a video of its page:
+	// VideoStartedAt is when the recording started, so the reports can
+	// mark each check's place in it.
+	VideoRecorder interface {
+		VideoStartedAt() time.Time
+	}
+	// AppWaiter is a host whose app takes longer to show than
+	// DefaultAppTimeout by design (a person sets the host up while the
+	// run waits): AppTimeout is its default when the run names none.
+	AppWaiter interface {
+		AppTimeout() time.Duration
+	}
+	// SuiteWatcher is a host that watches the suite while it serves a
+	// request (a person is asked, and the prompt is withdrawn when the
+	// check gives up): the runner hands it the bridge it bound, before
+	// the first request.
+	SuiteWatcher interface {
+		WatchSuite(sb SuiteBridge)
+	}
+)
 
 // Login is what `mcpconform login` needs to know about a product.
 type Login struct {
@@ -138,189 +183,14 @@ type Login struct {
 	Domains []string
 }
 
-// CapabilitySet is implemented by a host whose capabilities are decided at
-// run time, like http.ResponseController's ErrNotSupported: the value has
-// every capability method it could ever offer, and Supports says which are
-// live. Supports and Dispatch ask it first; a kind it does not support
-// counts as absent everywhere and is answered "unsupported" without the
-// method being called.
-type CapabilitySet interface {
-	Supports(k protocol.Kind) bool
-}
-
-// Performer is a CapabilitySet whose supported capabilities all go through
-// one method (a person asked, say): Perform is called for every kind
-// Supports allows, in place of the per-kind methods below.
-type Performer interface {
-	CapabilitySet
-	Perform(ctx context.Context, req protocol.Request) (protocol.Result, error)
-}
-
-// ProvideHinter is implemented by a host that knows better than the
-// generic table (env profile variable, Go interface) what would give it a
-// capability it lacks: its answer ends the SKIP reason, after "to make it
-// judgeable: ". An empty answer falls back to the table.
-type ProvideHinter interface {
-	HowToProvide(k protocol.Kind) string
-}
-
-// Capability interfaces, one per protocol.Kind. A returned error is a
-// harness fault (the check is reported ERROR); a host-side "no" is a Result
-// with OK false.
-type (
-	TriggerClicker interface {
-		ClickTrigger(ctx context.Context, req protocol.Request) (protocol.Result, error)
+// AppTimeout is how long h may take to show the app in a run that asked
+// for asked (0: no --app-timeout given).
+func AppTimeout(h Host, asked time.Duration) time.Duration {
+	if asked > 0 {
+		return asked
 	}
-	DialogConfirmer interface {
-		ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error)
+	if w, ok := h.(AppWaiter); ok && w.AppTimeout() > 0 {
+		return w.AppTimeout()
 	}
-	LinkChecker interface {
-		CheckLinkOpen(ctx context.Context, req protocol.Request) (protocol.Result, error)
-	}
-	ConversationReader interface {
-		ConversationContains(ctx context.Context, req protocol.Request) (protocol.Result, error)
-	}
-	ThemeToggler interface {
-		ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error)
-	}
-	ModelToolLister interface {
-		ReadModelToolList(ctx context.Context, req protocol.Request) (protocol.Result, error)
-	}
-	FrameInspector interface {
-		InspectFrame(ctx context.Context, req protocol.Request) (protocol.Result, error)
-	}
-	ConsoleReader interface {
-		ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error)
-	}
-	IsolationResetter interface {
-		ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error)
-	}
-	// ToolCanceller presses the host's Stop control for the running tool
-	// call whose View displays req.Marker; the host then cancels the call.
-	ToolCanceller interface {
-		CancelTool(ctx context.Context, req protocol.Request) (protocol.Result, error)
-	}
-	// ViewCloser closes the View that displays req.Marker the way a user
-	// would (a close button), which makes the host tear it down.
-	ViewCloser interface {
-		CloseView(ctx context.Context, req protocol.Request) (protocol.Result, error)
-	}
-	// DownloadChecker reports the next file the browser downloaded, as
-	// {"filename", "content"}, waiting up to req.TimeoutMs.
-	DownloadChecker interface {
-		CheckDownload(ctx context.Context, req protocol.Request) (protocol.Result, error)
-	}
-	// ToolOpener makes the host call req.Tool with req.Arguments and show
-	// that call's View, as a user of the host's own tool list or a deep
-	// link would (no agent). It returns once the host has been told; the
-	// suite learns from the fixture server whether the View appeared.
-	ToolOpener interface {
-		OpenTool(ctx context.Context, req protocol.Request) (protocol.Result, error)
-	}
-)
-
-// Supports reports whether h has the capability of kind k: its
-// CapabilitySet, when it has one, says so and it has the method.
-func Supports(h Host, k protocol.Kind) bool {
-	return method(h, k) != nil
-}
-
-// Capabilities are the kinds h supports, in protocol.Kinds order.
-func Capabilities(h Host) []protocol.Kind {
-	var out []protocol.Kind
-	for _, k := range protocol.Kinds {
-		if Supports(h, k) {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-type capFunc func(context.Context, protocol.Request) (protocol.Result, error)
-
-func method(h Host, k protocol.Kind) capFunc {
-	if cs, ok := h.(CapabilitySet); ok && !cs.Supports(k) {
-		return nil
-	}
-	if p, ok := h.(Performer); ok {
-		return p.Perform
-	}
-	switch k {
-	case protocol.KindClickTrigger:
-		if c, ok := h.(TriggerClicker); ok {
-			return c.ClickTrigger
-		}
-	case protocol.KindConfirmDialog:
-		if c, ok := h.(DialogConfirmer); ok {
-			return c.ConfirmDialog
-		}
-	case protocol.KindCheckLinkOpen:
-		if c, ok := h.(LinkChecker); ok {
-			return c.CheckLinkOpen
-		}
-	case protocol.KindConversationContains:
-		if c, ok := h.(ConversationReader); ok {
-			return c.ConversationContains
-		}
-	case protocol.KindToggleTheme:
-		if c, ok := h.(ThemeToggler); ok {
-			return c.ToggleTheme
-		}
-	case protocol.KindReadModelToolList:
-		if c, ok := h.(ModelToolLister); ok {
-			return c.ReadModelToolList
-		}
-	case protocol.KindInspectFrame:
-		if c, ok := h.(FrameInspector); ok {
-			return c.InspectFrame
-		}
-	case protocol.KindReadConsole:
-		if c, ok := h.(ConsoleReader); ok {
-			return c.ReadConsole
-		}
-	case protocol.KindResetIsolation:
-		if c, ok := h.(IsolationResetter); ok {
-			return c.ResetIsolation
-		}
-	case protocol.KindCancelTool:
-		if c, ok := h.(ToolCanceller); ok {
-			return c.CancelTool
-		}
-	case protocol.KindCloseView:
-		if c, ok := h.(ViewCloser); ok {
-			return c.CloseView
-		}
-	case protocol.KindCheckDownload:
-		if c, ok := h.(DownloadChecker); ok {
-			return c.CheckDownload
-		}
-	case protocol.KindOpenTool:
-		if c, ok := h.(ToolOpener); ok {
-			return c.OpenTool
-		}
-	}
-	return nil
-}
-
-// Dispatch services one request on h. An invalid request, an absent
-// capability, a harness error or a panic in the host all become a Result,
-// so one bad request never stops the run.
-func Dispatch(ctx context.Context, h Host, req protocol.Request) (res protocol.Result) {
-	if err := req.Validate(); err != nil {
-		return protocol.Result{OK: false, Error: "harness: invalid request from the page: " + err.Error()}
-	}
-	m := method(h, req.Kind)
-	if m == nil {
-		return protocol.Unsupported(req.Kind)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			res = protocol.Result{OK: false, Error: fmt.Sprintf("harness: %s panicked: %v\n%s", req.Kind, p, debug.Stack())}
-		}
-	}()
-	r, err := m(ctx, req)
-	if err != nil {
-		return protocol.Result{OK: false, Error: fmt.Sprintf("harness: %s failed: %v", req.Kind, err)}
-	}
-	return r
+	return DefaultAppTimeout
 }

@@ -3,7 +3,7 @@ package report
 import (
 	"testing"
 
-	"github.com/mcpconform/mcpconform/internal/golden"
+	"github.com/mcpconform/mcpconform/internal/testkit/golden"
 )
 
 // TestGolden: every format renders each fixture run as its golden file

@@ -19,7 +19,7 @@ import (
 
 	"github.com/mxschmitt/playwright-go"
 
-	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/internal/browser"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 	"github.com/mcpconform/mcpconform/protocol"
 )
@@ -29,15 +29,15 @@ import (
 // MCPCONFORM_REQUIRE_BROWSER=1 or CI=true, where they fail.
 var (
 	htmlBrowserOnce sync.Once
-	htmlBrowser     *bridge.Browser
+	htmlBrowser     *browser.Browser
 	htmlBrowserErr  error
 )
 
-func browserForHTML(t *testing.T) *bridge.Browser {
+func browserForHTML(t *testing.T) *browser.Browser {
 	t.Helper()
-	htmlBrowserOnce.Do(func() { htmlBrowser, htmlBrowserErr = bridge.Launch(bridge.Options{}) })
+	htmlBrowserOnce.Do(func() { htmlBrowser, htmlBrowserErr = browser.Launch(browser.Options{}) })
 	if htmlBrowserErr != nil {
-		if npmcache.Required() || !errors.Is(htmlBrowserErr, bridge.ErrNoBrowser) {
+		if npmcache.Required() || !errors.Is(htmlBrowserErr, browser.ErrNoBrowser) {
 			t.Fatalf("%s needs Chromium: %v", t.Name(), htmlBrowserErr)
 		}
 		t.Skipf("%s skipped: no Chromium (apt-get install chromium, or set MCPCONFORM_BROWSER; MCPCONFORM_REQUIRE_BROWSER=1 or CI=true makes this a failure): %v", t.Name(), htmlBrowserErr)

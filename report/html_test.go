@@ -1,7 +1,7 @@
 package report
 
 import (
-	"github.com/mcpconform/mcpconform/internal/golden"
+	"github.com/mcpconform/mcpconform/internal/testkit/golden"
 
 	"bytes"
 	"encoding/json"

@@ -11,8 +11,8 @@ import (
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
-// setupHost hands out a prepared fake suite from Setup, so Run's own steps
-// (setup, teardown) run without a browser.
+// setupHost offers a prepared fake suite as its app frame's, so Run's own
+// steps (setup, binding, teardown) run without a browser.
 type setupHost struct {
 	fakeHost
 	suite     hosts.SuiteBridge
@@ -21,9 +21,12 @@ type setupHost struct {
 	setupWait time.Duration
 }
 
-func (h *setupHost) Setup(context.Context, hosts.Env) (hosts.SuiteBridge, error) {
+func (h *setupHost) Setup(context.Context, hosts.Env) error {
 	time.Sleep(h.setupWait)
-	return h.suite, h.setupErr
+	return h.setupErr
+}
+func (h *setupHost) BindSuite(context.Context, time.Duration) (hosts.SuiteBridge, error) {
+	return h.suite, nil
 }
 func (h *setupHost) Teardown(context.Context) error { h.tornDown = true; return nil }
 

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
@@ -50,7 +49,16 @@ func (e *InfraError) Unwrap() error { return e.Err }
 
 // Options configure one run against one host.
 type Options struct {
-	Env       hosts.Env
+	// Env is what the host is set up with; Run sets its AppTimeout
+	// (hosts.AppTimeout) when it has none.
+	Env hosts.Env
+	// Bridge is how the runner reaches the suite: BridgeEvaluate (or "")
+	// binds it in the app frame of a host that offers one and through
+	// Relay otherwise; BridgeRelay through Relay alone.
+	Bridge string
+	// Relay is the run's relay SuiteBridge (nil: none, and only hosts with
+	// an app frame can run).
+	Relay     Relay
 	Selection Selection
 	// Stall is how long the run may make no progress (no new result, no new
 	// request, no new running test) before it is declared stalled.
@@ -131,40 +139,26 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 		go func() {
 			select {
 			case <-o.Env.Browser.Gone():
-				cancel(bridge.ErrBrowserGone)
+				cancel(hosts.ErrBrowserGone)
 			case <-ctx.Done():
 			}
 		}()
 	}
 	setupStart := time.Now()
-	sb, err := h.Setup(ctx, o.Env)
+	sb, err := SetUp(ctx, h, o)
 	o.timed(PhaseSetup, setupStart)
 	if err != nil {
-		if errors.Is(context.Cause(ctx), bridge.ErrBrowserGone) {
-			err = bridge.ErrBrowserGone
+		var ie *InfraError
+		errors.As(err, &ie) // SetUp's errors are all *InfraError
+		if errors.Is(context.Cause(ctx), hosts.ErrBrowserGone) {
+			ie.Err = errors.Join(ErrHostSetup, hosts.ErrBrowserGone)
 		}
-		ie := &InfraError{Step: "setting up host " + h.Name(), Err: errors.Join(ErrHostSetup, err)}
 		ie.Evidence = infraEvidence(ctx, h, o, "setup-failure")
 		hr.Infra = ie.Error()
 		return hr, ie
 	}
-	if o.Env.Bridge == hosts.BridgeRelay && !relayed(sb) {
-		// A host whose Setup knows only the frame's evaluate: the run's
-		// channel still goes through the relay (its Setup did evaluate).
-		o.Logf("%s: Setup bound the app frame; under --bridge relay the run talks to the suite through the relay", h.Name())
-		wait := o.Env.AppTimeout
-		if wait <= 0 {
-			wait = 30 * time.Second
-		}
-		if sb, err = o.Env.AwaitRelay(ctx, wait); err != nil {
-			ie := &InfraError{Step: "waiting for the suite on the relay", Err: errors.Join(ErrHostSetup, err)}
-			ie.Evidence = infraEvidence(ctx, h, o, "setup-failure")
-			hr.Infra = ie.Error()
-			return hr, ie
-		}
-	}
 	hr, err = Drive(ctx, sb, h, o, hr)
-	if cause := context.Cause(ctx); errors.Is(cause, bridge.ErrBrowserGone) {
+	if cause := context.Cause(ctx); errors.Is(cause, hosts.ErrBrowserGone) {
 		err = &InfraError{Step: "running the suite", Err: cause}
 		for i, c := range hr.Cases {
 			if c.Status == protocol.StatusNotRun {
@@ -188,9 +182,36 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 	return hr, err
 }
 
-// videoHost is a host that records a video of its page (browserhost.Base).
-type videoHost interface {
-	VideoStartedAt() time.Time
+// SetUp sets h up and binds the suite of the app it showed, as Run does:
+// in its app frame, or through o.Relay (armed before Setup) when the host
+// offers none or o.Bridge is BridgeRelay. A SuiteWatcher is handed the
+// bridge. Env.AppTimeout, when zero, is the host's (hosts.AppTimeout). The
+// error is an *InfraError naming the step.
+func SetUp(ctx context.Context, h hosts.Host, o Options) (hosts.SuiteBridge, error) {
+	o.Env.AppTimeout = hosts.AppTimeout(h, o.Env.AppTimeout)
+	relayed := viaRelay(h, o)
+	if relayed {
+		if o.Relay == nil {
+			return nil, &InfraError{Step: "setting up host " + h.Name(), Err: errors.Join(ErrHostSetup, ErrNoRelay)}
+		}
+		// Before Setup: the View the host shows must carry this run's token.
+		o.Relay.Arm()
+	}
+	if err := h.Setup(ctx, o.Env); err != nil {
+		return nil, &InfraError{Step: "setting up host " + h.Name(), Err: errors.Join(ErrHostSetup, err)}
+	}
+	sb, err := bindSuite(ctx, h, o, o.Env.AppTimeout)
+	if err != nil {
+		step := "setting up host " + h.Name()
+		if relayed {
+			step = "waiting for the suite on the relay"
+		}
+		return nil, &InfraError{Step: step, Err: errors.Join(ErrHostSetup, err)}
+	}
+	if sw, ok := h.(hosts.SuiteWatcher); ok {
+		sw.WatchSuite(sb)
+	}
+	return sb, nil
 }
 
 // attachVideo links the host's saved video into hr, or says loudly why
@@ -202,7 +223,7 @@ func attachVideo(hr *report.HostRun, h hosts.Host, o Options) {
 		return
 	}
 	hr.Video = o.Env.VideoFile
-	if vh, ok := h.(videoHost); ok {
+	if vh, ok := h.(hosts.VideoRecorder); ok {
 		hr.VideoStartedAt = vh.VideoStartedAt()
 	}
 }
@@ -225,12 +246,7 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 		return hr, ie
 	}
 	hr.SuiteVersion = list.SuiteVersion
-	if relayed(sb) && o.PollWait < RelayPollWait {
-		// Each idle poll over the relay is a tools/call through the host,
-		// which some hosts log and render: wait longer, the suite still
-		// answers as soon as something changes.
-		o.PollWait = RelayPollWait
-	}
+	o.PollWait = pollWait(sb, o.PollWait)
 	d := &driver{ctx: ctx, sb: sb, h: h, o: o, hr: &hr, results: map[string]protocol.TestResult{}, evidence: map[string][]string{}, meta: map[string]protocol.TestMeta{}, attempts: map[string][]string{}, started: map[string]time.Time{}}
 	var ids []string
 	for _, m := range o.Selection.Apply(list.Tests) {
@@ -326,7 +342,7 @@ func (d *driver) phase(ids []string, retry bool) error {
 		} else {
 			p, err = d.sb.Poll(d.ctx, d.o.PollWait)
 		}
-		if err != nil && errors.Is(err, bridge.ErrMalformed) {
+		if err != nil && errors.Is(err, hosts.ErrMalformed) {
 			// A garbled answer can be a one-off (a page mid-reload); a page
 			// that keeps answering garbage cannot be judged.
 			if malformed++; malformed < 3 {
@@ -398,8 +414,8 @@ func (d *driver) phase(ids []string, retry bool) error {
 		}
 		if p.Request != nil && p.Request.Seq > lastSeq {
 			lastSeq = p.Request.Seq
-			res := explainUnsupported(d.h, p.Request.Kind, d.dispatch(*p.Request))
-			np, err := answer(d.ctx, d.sb, p.Request.Seq, res, d.o.PollWait)
+			res := d.dispatch(*p.Request)
+			np, err := Answer(d.ctx, d.sb, p.Request.Seq, res, d.o.PollWait)
 			if err != nil {
 				if d.ctx.Err() != nil {
 					return d.ctx.Err()
@@ -418,19 +434,19 @@ func (d *driver) phase(ids []string, retry bool) error {
 	}
 }
 
-// answer resolves request seq with res. When the bridge can, it long-polls
+// Answer resolves request seq with res. When the bridge can, it long-polls
 // in the same trip to the page and returns the suite's next change, which
 // the caller uses instead of polling again; nil means poll as usual (also
 // when that part of the answer was malformed: the regular poll that follows
 // judges the page).
-func answer(ctx context.Context, sb hosts.SuiteBridge, seq int, res protocol.Result, wait time.Duration) (*protocol.Poll, error) {
+func Answer(ctx context.Context, sb hosts.SuiteBridge, seq int, res protocol.Result, wait time.Duration) (*protocol.Poll, error) {
 	rp, ok := sb.(hosts.ResolvePoller)
 	if !ok {
 		_, err := sb.Resolve(ctx, seq, res)
 		return nil, err
 	}
 	_, p, err := rp.ResolveAndPoll(ctx, seq, res, wait)
-	if errors.Is(err, bridge.ErrMalformed) {
+	if errors.Is(err, hosts.ErrMalformed) {
 		return nil, nil
 	}
 	return p, err

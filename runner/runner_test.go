@@ -140,9 +140,7 @@ type fakeHost struct {
 }
 
 func (h *fakeHost) Name() string { return "fake" }
-func (h *fakeHost) Setup(context.Context, hosts.Env) (hosts.SuiteBridge, error) {
-	return nil, errors.New("not used")
-}
+func (h *fakeHost) Setup(context.Context, hosts.Env) error { return errors.New("not used") }
 func (h *fakeHost) Teardown(context.Context) error { return nil }
 func (h *fakeHost) ClickTrigger(_ context.Context, r protocol.Request) (protocol.Result, error) {
 	h.clicks++
@@ -203,7 +201,7 @@ func TestDispatchResolveAndUnsupported(t *testing.T) {
 	}
 	if a := f.answers["a/theme"]; len(a) != 1 || !a[0].Unsupported {
 		t.Errorf("toggleTheme on a host without it must answer unsupported, got %+v", a)
-	} else if a[0].Error != UnsupportedReason(protocol.KindToggleTheme, "") || !strings.Contains(a[0].Error, "MCPCONFORM_<PROFILE>_THEME_TOGGLE") {
+	} else if a[0].Error != hosts.UnsupportedReason(protocol.KindToggleTheme, "", "") || !strings.Contains(a[0].Error, "hosts.ThemeToggler") {
 		t.Errorf("the unsupported answer does not say how to provide toggleTheme: %q", a[0].Error)
 	}
 	if strings.Join(seen, ",") != "a/click,a/theme,a/nohost" {
@@ -485,7 +483,10 @@ type relayedFake struct {
 	waits []time.Duration
 }
 
-func (r *relayedFake) Relayed() bool { return true }
+// relayWait is the relay's least poll wait, as the fake asks for it.
+const relayWait = 5 * time.Second
+
+func (r *relayedFake) MinPollWait() time.Duration { return relayWait }
 func (r *relayedFake) Poll(ctx context.Context, wait time.Duration) (protocol.Poll, error) {
 	r.waits = append(r.waits, wait)
 	return r.fakeSuite.Poll(ctx, wait)
@@ -493,7 +494,8 @@ func (r *relayedFake) Poll(ctx context.Context, wait time.Duration) (protocol.Po
 
 // Under --bridge relay the capabilities that reach into a View's frame are
 // declined (the check skips) without calling the host; the others are
-// dispatched as usual. Over a relayed bridge polls wait RelayPollWait.
+// dispatched as usual. Over a bridge that asks for longer polls
+// (hosts.PollWaiter), polls wait that long.
 func TestRelayDeclinesFrameCapabilities(t *testing.T) {
 	f := newFake(map[string][]protocol.Request{
 		"a/click":   {{Kind: protocol.KindClickTrigger}},
@@ -503,7 +505,7 @@ func TestRelayDeclinesFrameCapabilities(t *testing.T) {
 	rf := &relayedFake{fakeSuite: f}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	o := Options{Env: hosts.Env{Bridge: hosts.BridgeRelay}}
+	o := Options{Bridge: BridgeRelay}
 	hr, err := Drive(ctx, rf, h, o, report.HostRun{Host: h.Name()})
 	if err != nil {
 		t.Fatal(err)
@@ -514,15 +516,15 @@ func TestRelayDeclinesFrameCapabilities(t *testing.T) {
 	if st := statuses(hr); st["a/click"] != protocol.StatusSkip || st["a/inspect"] != protocol.StatusSkip {
 		t.Errorf("statuses %v, want both SKIP", st)
 	}
-	if a := f.answers["a/click"]; len(a) != 1 || !a[0].Unsupported || !strings.Contains(a[0].Error, "--bridge relay") || !strings.Contains(a[0].Error, "to make it judgeable: run with --bridge evaluate") || strings.Contains(a[0].Error, "MCPCONFORM_<PROFILE>") {
-		t.Errorf("the declined answer %+v does not say why, and that --bridge evaluate (not a profile variable) would judge it", a)
+	if a := f.answers["a/click"]; len(a) != 1 || !a[0].Unsupported || !strings.Contains(a[0].Error, "--bridge relay") || !strings.Contains(a[0].Error, "to make it judgeable: run with --bridge evaluate") || strings.Contains(a[0].Error, "hosts.TriggerClicker") {
+		t.Errorf("the declined answer %+v does not say why, and that --bridge evaluate (not a Go interface) would judge it", a)
 	}
 	if len(rf.waits) == 0 {
 		t.Error("the relayed bridge was never polled")
 	}
 	for _, w := range rf.waits {
-		if w < RelayPollWait {
-			t.Errorf("a relayed poll waited %s, less than %s", w, RelayPollWait)
+		if w < relayWait {
+			t.Errorf("a relayed poll waited %s, less than %s", w, relayWait)
 		}
 	}
 

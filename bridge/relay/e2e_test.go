@@ -20,7 +20,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/inspector"
 	"github.com/mcpconform/mcpconform/hosts/reference"
-	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -94,18 +94,14 @@ func compareBridges(t testing.TB, newHost func() hosts.Host, appTimeout, limit t
 		env := sess.Env()
 		env.AppTimeout = appTimeout
 		env.Logf = t.Logf
-		rl := sess.NewRelay(bridgeName)
+		rl := sess.NewRelay()
 		defer rl.Close()
-		env.Relay = rl
-		if bridgeName == hosts.BridgeRelay {
-			env.Bridge = hosts.BridgeRelay
-		}
 		h := newHost()
 		start := time.Now()
 		dir := t.TempDir()
 		// One retry on both sides: on a loaded machine a check whose
 		// host answers near its timeout can flip either way.
-		hr, err := runner.Run(ctx, h, runner.Options{Env: env, Stall: 2 * time.Minute, Logf: t.Logf, EvidenceDir: dir, Retries: 1,
+		hr, err := runner.Run(ctx, h, runner.Options{Env: env, Relay: rl, Bridge: bridgeName, Stall: 2 * time.Minute, Logf: t.Logf, EvidenceDir: dir, Retries: 1,
 			OnCase: func(c report.Case) {
 				if testing.Verbose() {
 					t.Logf("%s %s: %s in %s %.120s", bridgeName, c.ID, c.Status, c.Duration.Round(time.Millisecond), c.Message)
@@ -124,14 +120,14 @@ func compareBridges(t testing.TB, newHost func() hosts.Host, appTimeout, limit t
 	}
 
 	calls0 := hub.RelayCalls()
-	ev := run(hosts.BridgeEvaluate)
+	ev := run(runner.BridgeEvaluate)
 	if n := hub.RelayCalls() - calls0; n != 0 {
 		t.Errorf("the evaluate run made %d relay calls: an unarmed run's View must never call the relay", n)
 	}
 
 	calls0, refused0 := hub.RelayCalls(), hub.Refused()
 	counter := countEvaluations()
-	rl := run(hosts.BridgeRelay)
+	rl := run(runner.BridgeRelay)
 	counter.stop()
 	if n, by := counter.total(); n != 0 {
 		t.Errorf("the relay run evaluated %d times (by frame: %v); it must not evaluate at all", n, by)
@@ -217,13 +213,18 @@ func TestInspectorRelayMatchesEvaluate(t *testing.T) {
 func TestAwaitNamesServerTools(t *testing.T) {
 	rl := relay.New(mcpserver.New(mcpserver.Options{}).Relay())
 	defer rl.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	_, err := rl.Await(ctx)
-	if !errors.Is(err, relay.ErrNoView) || !strings.Contains(err.Error(), "serverTools") {
-		t.Fatalf("Await with no View: %v", err)
+	_, err := runner.SetUp(context.Background(), frameless{}, runner.Options{Relay: rl, Env: hosts.Env{AppTimeout: 100 * time.Millisecond}})
+	if !errors.Is(err, relay.ErrNoView) || !strings.Contains(err.Error(), "serverTools") || !strings.Contains(err.Error(), "within 100ms (--app-timeout)") {
+		t.Fatalf("a relay run with no View: %v", err)
 	}
 }
+
+// frameless shows nothing and offers no frame.
+type frameless struct{}
+
+func (frameless) Name() string                           { return "frameless" }
+func (frameless) Setup(context.Context, hosts.Env) error { return nil }
+func (frameless) Teardown(context.Context) error         { return nil }
 
 // A host that tears the suite's View down and renders it again (the
 // rerender-once variation): the first View says bye on its teardown, the

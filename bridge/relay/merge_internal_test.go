@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -58,7 +58,7 @@ func TestMergeRebuildsTheResults(t *testing.T) {
 		{Poll: protocol.Poll{Instance: "i2", Results: results("x")}, ResultsFrom: 3, Generation: 1}, // another document
 		{Poll: protocol.Poll{Instance: "i1", Results: results("x")}, ResultsFrom: 3, Generation: 2}, // another start
 	} {
-		if _, err := b.merge(bad); !errors.Is(err, bridge.ErrMalformed) {
+		if _, err := b.merge(bad); !errors.Is(err, hosts.ErrMalformed) {
 			t.Errorf("merge %+v: %v, want ErrMalformed", bad, err)
 		}
 	}

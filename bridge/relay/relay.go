@@ -47,8 +47,6 @@ type Relay struct {
 	run *mcpserver.RelayRun
 }
 
-var _ hosts.Relay = (*Relay)(nil)
-
 // New is the relay of a new run of hub. Arm it before the host calls
 // conformance_suite when the View must use it (a browser host run with
 // --bridge relay); Await arms it too. Close it when the run ends.
@@ -68,8 +66,7 @@ func (r *Relay) Run() *mcpserver.RelayRun { return r.run }
 func (r *Relay) Await(ctx context.Context) (hosts.SuiteBridge, error) {
 	if err := r.run.Await(ctx); err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("%w (%v): the host must show the %s View with its tool result and proxy the View's tools/call to the fixture server (hostCapabilities.serverTools); without serverTools the relay cannot work, use the evaluate bridge",
-				ErrNoView, ctx.Err(), mcpserver.ToolSuite)
+			return nil, fmt.Errorf("%w (%v)", ErrNoView, ctx.Err())
 		}
 		return nil, err
 	}
@@ -92,11 +89,17 @@ type Bridge struct {
 var (
 	_ hosts.SuiteBridge   = (*Bridge)(nil)
 	_ hosts.ResolvePoller = (*Bridge)(nil)
+	_ hosts.PollWaiter    = (*Bridge)(nil)
 )
 
-// Relayed marks a bridge that reaches the suite without evaluating in
-// its frame.
-func (b *Bridge) Relayed() bool { return true }
+// MinPollWait is the least long-poll wait over the relay: each idle poll
+// is a tools/call through the host, which some hosts log and render (the
+// suite caps a poll's wait at 5 s, and answers as soon as something
+// changes).
+func (b *Bridge) MinPollWait() time.Duration { return PollWait }
+
+// PollWait is the relay's least long-poll wait (Bridge.MinPollWait).
+const PollWait = 5 * time.Second
 
 // callTimeout bounds one command: the View's own wait plus the time an
 // evaluate is given.
@@ -107,11 +110,11 @@ func (b *Bridge) call(ctx context.Context, method string, args any, wait time.Du
 	if err != nil {
 		return err
 	}
-	if len(raw) > bridge.MaxPayload {
-		return fmt.Errorf("%w: %d bytes, more than the %d allowed", bridge.ErrMalformed, len(raw), bridge.MaxPayload)
+	if len(raw) > hosts.MaxPayload {
+		return fmt.Errorf("%w: %d bytes, more than the %d allowed", hosts.ErrMalformed, len(raw), hosts.MaxPayload)
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%w: %s: %v", bridge.ErrMalformed, method, err)
+		return fmt.Errorf("%w: %s: %v", hosts.ErrMalformed, method, err)
 	}
 	return nil
 }
@@ -163,7 +166,7 @@ func (b *Bridge) merge(rp relayPoll) (protocol.Poll, error) {
 		b.results = append(b.results, rp.Results...)
 	default:
 		return protocol.Poll{}, fmt.Errorf("%w: results from %d of instance %q generation %d, the runner has %d of %q generation %d",
-			bridge.ErrMalformed, rp.ResultsFrom, rp.Instance, rp.Generation, len(b.results), b.instance, b.generation)
+			hosts.ErrMalformed, rp.ResultsFrom, rp.Instance, rp.Generation, len(b.results), b.instance, b.generation)
 	}
 	if rp.Instance != b.instance {
 		b.hostInfo, b.hostCapabilities, b.hostContext = nil, nil, nil

@@ -14,13 +14,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
 	_ "github.com/mcpconform/mcpconform/hosts/builtin" // registers the built-in hosts
 	"github.com/mcpconform/mcpconform/hosts/connect"
-	"github.com/mcpconform/mcpconform/internal/hostset"
-	"github.com/mcpconform/mcpconform/internal/session"
+	"github.com/mcpconform/mcpconform/internal/browser"
+	"github.com/mcpconform/mcpconform/internal/cliconfig"
+	"github.com/mcpconform/mcpconform/internal/conform"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
 	"github.com/mcpconform/mcpconform/runner"
@@ -32,13 +32,14 @@ var version = "0.1.0-dev"
 // Config is every setting of `run`, from MCPCONFORM_* variables through
 // go-envconfig; flags given on the command line win.
 type Config struct {
-	Host       string        `env:"HOST, default=reference" flag:"host"`
-	JUnit      string        `env:"JUNIT" flag:"junit"`
-	TAP        string        `env:"TAP" flag:"tap"`
-	Run        []string      `env:"RUN" flag:"run"`
-	Headed     bool          `env:"HEADED" flag:"headed"`
-	Timeout    time.Duration `env:"TIMEOUT, default=10m" flag:"timeout"`
-	AppTimeout time.Duration `env:"APP_TIMEOUT, default=60s" flag:"app-timeout"`
+	Host    string        `env:"HOST, default=reference" flag:"host"`
+	JUnit   string        `env:"JUNIT" flag:"junit"`
+	TAP     string        `env:"TAP" flag:"tap"`
+	Run     []string      `env:"RUN" flag:"run"`
+	Headed  bool          `env:"HEADED" flag:"headed"`
+	Timeout time.Duration `env:"TIMEOUT, default=10m" flag:"timeout"`
+	// AppTimeout 0 is the host's default (hosts.AppTimeout).
+	AppTimeout time.Duration `env:"APP_TIMEOUT" flag:"app-timeout"`
 	Stall      time.Duration `env:"STALL, default=2m" flag:"stall"`
 	Browser    string        `env:"BROWSER" flag:"browser"`
 	BrowserWS  string        `env:"BROWSER_WS" flag:"browser-ws"`
@@ -73,14 +74,44 @@ type Config struct {
 	Out outputConfig
 }
 
-// hostSet is every host this run tests, and how the reference host is
-// altered.
-func (cfg Config) hostSet() hostset.Set {
-	names := cfg.Hosts
-	if len(names) == 0 {
-		names = []string{cfg.Host}
+// hostNames are the hosts this run tests.
+func (cfg Config) hostNames() []string {
+	if len(cfg.Hosts) > 0 {
+		return cfg.Hosts
 	}
-	return hostset.Set{Names: names, Defects: cfg.HostDefects, Variations: cfg.HostVariations, Environ: environ}
+	return []string{cfg.Host}
+}
+
+// hostParams are what every host of the run is built with: the run's
+// settings as one lookup (the flags given over the MCPCONFORM_*
+// variables), the reference host's defects and variations, and the
+// terminal (connect's instructions and --operator prompts go to stderr).
+func hostParams(c *cli.Context, cfg *Config) hosts.Params {
+	return hosts.Params{Environ: cliconfig.Overlay(c, cfg), Defects: cfg.HostDefects, Variations: cfg.HostVariations, In: c.App.Reader, Out: c.App.ErrWriter}
+}
+
+// hostMaker builds the run's hosts by name, each fresh.
+func hostMaker(p hosts.Params) func(name string) (hosts.Host, error) {
+	return func(name string) (hosts.Host, error) {
+		p.Name = name
+		return hosts.New(p)
+	}
+}
+
+// checkHosts builds every host once, starting nothing: a host that is
+// unknown, listed twice, or refuses what it was given is a usage error.
+func checkHosts(names []string, p hosts.Params) error {
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			return fmt.Errorf("host %q is listed twice", name)
+		}
+		seen[name] = true
+		if _, err := hostMaker(p)(name); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func loadConfig(c *cli.Context) (Config, error) {
@@ -102,29 +133,32 @@ func loadConfig(c *cli.Context) (Config, error) {
 	case cfg.Video && cfg.EvidenceDir == "":
 		return cfg, errors.New("--video needs an --evidence-dir to write the videos into")
 	}
-	if err := cfg.Connect.Check(cfg.hostSet().Names, cfg.Bridge, c.IsSet); err != nil {
+	if err := cfg.Connect.Check(cfg.hostNames(), c.IsSet); err != nil {
 		return cfg, err
 	}
-	if slices.Contains(cfg.hostSet().Names, connect.Name) && !c.IsSet("app-timeout") {
-		if _, ok := environ.Lookup("MCPCONFORM_APP_TIMEOUT"); !ok {
-			// A person sets the host up while the run waits.
-			cfg.AppTimeout = connect.AppTimeout
-		}
+	if cfg.Bridge == runner.BridgeRelay && slices.Contains(cfg.hostNames(), connect.Name) {
+		// Under --bridge relay the runner declines what reaches into a
+		// View's frame (clickTrigger, closeView, cancelTool), which for
+		// connect a person does, not the runner.
+		return cfg, errors.New("--bridge relay is for browser hosts: --host connect always reaches the suite through the relay, and with --bridge relay the runner would decline what the operator does in the View")
 	}
-	if err := session.CheckBridge(cfg.Bridge, cfg.hostSet().Names); err != nil {
+	if err := conform.CheckBridge(cfg.Bridge, cfg.hostNames()); err != nil {
+		return cfg, err
+	}
+	if err := checkHosts(cfg.hostNames(), hostParams(c, &cfg)); err != nil {
 		return cfg, err
 	}
 	return cfg, cfg.validate()
 }
 
 func (cfg Config) validate() error {
-	if err := cfg.hostSet().Validate(); err != nil {
-		return err
-	}
 	if _, err := cfg.selection(); err != nil {
 		return err
 	}
-	for name, d := range map[string]time.Duration{"--timeout": cfg.Timeout, "--app-timeout": cfg.AppTimeout, "--stall": cfg.Stall} {
+	if cfg.AppTimeout < 0 {
+		return fmt.Errorf("--app-timeout must be a positive duration, got %s", cfg.AppTimeout)
+	}
+	for name, d := range map[string]time.Duration{"--timeout": cfg.Timeout, "--stall": cfg.Stall} {
 		if d <= 0 {
 			return fmt.Errorf("%s must be a positive duration, got %s", name, d)
 		}
@@ -175,7 +209,7 @@ func runCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "run", Usage: "run only tests whose id matches `GLOB` (repeatable, e.g. 'visibility/*') [MCPCONFORM_RUN]"},
 			&cli.BoolFlag{Name: "headed", Usage: "show the browser window [MCPCONFORM_HEADED]"},
 			&cli.DurationFlag{Name: "timeout", Usage: "limit for the whole run (with --repeat N, for each of the N passes) [MCPCONFORM_TIMEOUT]", Value: 10 * time.Minute},
-			&cli.DurationFlag{Name: "app-timeout", Usage: "how long the host may take to show the app (default 10m with --host connect, where a person sets the host up) [MCPCONFORM_APP_TIMEOUT]", Value: 60 * time.Second},
+			&cli.DurationFlag{Name: "app-timeout", Usage: "how long the host may take to show the app (default " + hosts.DefaultAppTimeout.String() + "; 10m with --host connect, where a person sets the host up) [MCPCONFORM_APP_TIMEOUT]"},
 			&cli.DurationFlag{Name: "stall", Usage: "declare the suite stalled after this long without progress [MCPCONFORM_STALL]", Value: 2 * time.Minute},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only failures and the summary [MCPCONFORM_QUIET]"},
 			&cli.StringSliceFlag{Name: "host-defect", Usage: "make the reference host break one requirement on purpose (repeatable; see serve --list-defects) [MCPCONFORM_HOST_DEFECTS]"},
@@ -205,16 +239,11 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return usage(err)
 			}
-			hs := cfg.hostSet()
-			hs.Connect.Out = c.App.ErrWriter // instructions and prompts
-			if hs.Connect.Operator, err = cfg.Connect.NewOperator(c.App.Reader, c.App.ErrWriter); err != nil {
-				return usage(err)
-			}
 			exp, err := loadExpectations(cfg.Out)
 			if err != nil {
 				return err
 			}
-			return runSuite(c.Context, cfg, hs, exp, c.App.Writer, c.App.ErrWriter)
+			return runSuite(c.Context, cfg, hostMaker(hostParams(c, &cfg)), exp, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
@@ -226,9 +255,9 @@ func runLimit(cfg Config) time.Duration {
 	return cfg.Timeout * time.Duration(max(cfg.Repeat, 1))
 }
 
-// runSuite runs the suite (session.Conform) and maps the outcome to an
+// runSuite runs the suite (conform.Run) and maps the outcome to an
 // exit code: a signal first, then the run's error, then the verdict.
-func runSuite(ctx context.Context, cfg Config, hs hostset.Set, exp *expectations.Expectations, stdout, stderr io.Writer) error {
+func runSuite(ctx context.Context, cfg Config, newHost func(string) (hosts.Host, error), exp *expectations.Expectations, stdout, stderr io.Writer) error {
 	ctx, stop := untilSignal(ctx)
 	defer stop()
 	sig := make(chan os.Signal, 1)
@@ -239,23 +268,23 @@ func runSuite(ctx context.Context, cfg Config, hs hostset.Set, exp *expectations
 
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "mcpconform: "+format+"\n", args...) }
 	sel, _ := cfg.selection()
-	ro := session.RunOptions{
+	ro := conform.RunOptions{
 		Runner:     runner.Options{EvidenceDir: cfg.EvidenceDir, Retries: cfg.Retries, Selection: sel, Stall: cfg.Stall, Logf: logf},
-		AppTimeout: cfg.AppTimeout, Repeat: cfg.Repeat, AfterPass: session.SoakLog(stderr, cfg.Repeat), Bridge: cfg.Bridge,
+		AppTimeout: cfg.AppTimeout, Repeat: cfg.Repeat, AfterPass: conform.SoakLog(stderr, cfg.Repeat), Bridge: cfg.Bridge,
 	}
 	if cfg.Trace {
-		ro.TraceFile = session.TraceIn(cfg.EvidenceDir)
+		ro.TraceFile = conform.TraceIn(cfg.EvidenceDir)
 	}
 	if cfg.Video {
-		ro.VideoFile = session.VideoIn(cfg.EvidenceDir)
+		ro.VideoFile = conform.VideoIn(cfg.EvidenceDir)
 	}
-	run, runErr := session.Conform(ctx, session.Plan{
-		Start: session.Options{
-			Launch: bridge.Options{Paths: bridge.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP, Video: cfg.Video},
-			Hosts:  hs.Names, NewHost: hs.New, Logf: logf, Public: cfg.Connect.Public(),
+	run, runErr := conform.Run(ctx, conform.Plan{
+		Start: conform.Options{
+			Launch: browser.Options{Paths: browser.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP, Video: cfg.Video},
+			Hosts:  cfg.hostNames(), NewHost: newHost, Logf: logf, Public: cfg.Connect.Public(),
 		},
 		Run: ro, Reports: cfg.Out.reports(cfg), Expectations: exp, Tool: "mcpconform", Version: version, Stdout: stdout,
-		Console: session.NewConsole(stdout, stderr, cfg.Out.outputs(cfg), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),
+		Console: conform.NewConsole(stdout, stderr, cfg.Out.outputs(cfg), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),
 	})
 	select {
 	case s := <-sig:
@@ -265,7 +294,7 @@ func runSuite(ctx context.Context, cfg Config, hs hostset.Set, exp *expectations
 		return &exitError{code: ExitSIGINT, err: errors.New("interrupted; reports hold what finished")}
 	default:
 	}
-	var ue *session.UsageError
+	var ue *conform.UsageError
 	switch {
 	case errors.Is(runErr, runner.ErrNoTests):
 		return &exitError{code: ExitNoTests, err: fmt.Errorf("%w (--run %q)", runErr, cfg.Run)}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/internal/bench"
+	"github.com/mcpconform/mcpconform/internal/browser"
 	"github.com/mcpconform/mcpconform/internal/cliconfig"
 	"github.com/mcpconform/mcpconform/report"
 )
@@ -63,7 +63,7 @@ medians of their figures.`,
 				Interval: c.Duration("baseline-interval"), BaselineTrips: c.Int("baseline-round-trips"),
 				FullRun: c.Bool("full-run"), Run: c.StringSlice("run"), SampleEvery: c.Duration("sample-interval"),
 				AppTimeout: c.Duration("app-timeout"), Reports: c.String("reports"), Version: version,
-				Launch: bridge.Options{Paths: bc.Paths.paths(),
+				Launch: browser.Options{Paths: bc.Paths.paths(),
 					Headed: c.Bool("headed"), WSEndpoint: bc.BrowserWS, CDPURL: bc.CDP},
 			}
 			if err := o.Validate(); err != nil {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/internal/bench"
 
-	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
 // benchApp runs the bench command in this process (app.go wires it into

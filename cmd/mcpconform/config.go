@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts/generic"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
+	"github.com/mcpconform/mcpconform/internal/browser"
 	"github.com/mcpconform/mcpconform/internal/cliconfig"
 )
 
@@ -74,7 +74,9 @@ type browserConfig struct {
 	Node    string `env:"NODE" flag:"node"`
 }
 
-func (bc browserConfig) paths() bridge.Paths { return bridge.Paths{Browser: bc.Browser, Node: bc.Node} }
+func (bc browserConfig) paths() browser.Paths {
+	return browser.Paths{Browser: bc.Browser, Node: bc.Node}
+}
 
 // browserFlags are the flags of browserConfig, and with remote those of a
 // remote browser as well (BROWSER_WS, CDP).

@@ -17,7 +17,7 @@ import (
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/mcpconform/mcpconform/hosts/connect"
-	"github.com/mcpconform/mcpconform/internal/ptytest"
+	"github.com/mcpconform/mcpconform/internal/testkit/ptytest"
 )
 
 // runWithStdin runs the CLI in this process with a clean MCPCONFORM_*
@@ -83,11 +83,11 @@ func TestConnectOnlyOptions(t *testing.T) {
 // stop a run of another host; as flags they do (above).
 func TestServeVariablesDoNotBreakOtherHosts(t *testing.T) {
 	cfg := Config{Host: "chatgpt", Connect: connect.Settings{PublicURL: "https://mcp.example.com/mcp", Listen: "127.0.0.1:8080", CSPTargets: []string{"https://a.example.com", "https://b.example.com"}, OperatorTimeout: time.Second}}
-	if err := cfg.Connect.Check(cfg.hostSet().Names, cfg.Bridge, func(string) bool { return false }); err != nil || cfg.Connect.PublicURL != "" || cfg.Connect.Public() != nil {
+	if err := cfg.Connect.Check(cfg.hostNames(), func(string) bool { return false }); err != nil || cfg.Connect.PublicURL != "" || cfg.Connect.Public() != nil {
 		t.Fatalf("environment-only public settings for chatgpt: %v, %+v", err, cfg)
 	}
 	cfg = Config{Host: connect.Name, Connect: connect.Settings{PublicURL: "https://mcp.example.com/mcp", Listen: "127.0.0.1:8080", OperatorTimeout: time.Second}}
-	if err := cfg.Connect.Check(cfg.hostSet().Names, cfg.Bridge, func(string) bool { return false }); err != nil {
+	if err := cfg.Connect.Check(cfg.hostNames(), func(string) bool { return false }); err != nil {
 		t.Fatal(err)
 	}
 	if p := cfg.Connect.Public(); p == nil || p.PublicURL != "https://mcp.example.com/mcp" || p.Listen != "127.0.0.1:8080" {

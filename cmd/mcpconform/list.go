@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/internal/session"
+	"github.com/mcpconform/mcpconform/internal/conform"
 )
 
 func listCommand() *cli.Command {
@@ -16,11 +16,11 @@ func listCommand() *cli.Command {
 			if err := load(c, &bc); err != nil {
 				return usage(err)
 			}
-			list, err := session.Catalogue(c.Context, bc.paths())
+			list, err := conform.Catalogue(c.Context, bc.paths())
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
 			}
-			return session.WriteCatalogue(c.App.Writer, list, c.Bool("json"))
+			return conform.WriteCatalogue(c.App.Writer, list, c.Bool("json"))
 		},
 	}
 }

@@ -14,12 +14,12 @@ import (
 
 	"github.com/mxschmitt/playwright-go"
 
-	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
-	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
+	"github.com/mcpconform/mcpconform/internal/browser"
+	"github.com/mcpconform/mcpconform/internal/testkit/webchattest"
 
-	"github.com/mcpconform/mcpconform/internal/e2etest"
 	weblogin "github.com/mcpconform/mcpconform/internal/login"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
 // needDisplay gives the test an X display: the real one, or Xvfb. CI must
@@ -29,8 +29,8 @@ func needDisplay(t *testing.T) {
 	if os.Getenv("DISPLAY") != "" {
 		return
 	}
-	x, err := bridge.EnsureDisplay(context.Background(), t.Logf)
-	if errors.Is(err, bridge.ErrNoXvfb) && os.Getenv("CI") == "" {
+	x, err := browser.EnsureDisplay(context.Background(), t.Logf)
+	if errors.Is(err, browser.ErrNoXvfb) && os.Getenv("CI") == "" {
 		t.Skip("no display and no Xvfb (apt-get install xvfb)")
 	}
 	if err != nil {

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/internal/session"
+	"github.com/mcpconform/mcpconform/internal/conform"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
 )
@@ -54,8 +54,8 @@ func (o outputConfig) updateTarget() string {
 }
 
 // reports are where the run's results go.
-func (o outputConfig) reports(cfg Config) session.Reports {
-	return session.Reports{Outputs: o.outputs(cfg), UpdateExpectations: o.updateTarget(),
+func (o outputConfig) reports(cfg Config) conform.Reports {
+	return conform.Reports{Outputs: o.outputs(cfg), UpdateExpectations: o.updateTarget(),
 		Options: report.Options{JUnit: report.JUnitOptions{AttachmentsRoot: o.AttachmentsRoot}}}
 }
 
@@ -63,7 +63,7 @@ func (o outputConfig) reports(cfg Config) session.Reports {
 // --update-expectations file before anything runs; a bad file is a usage
 // error (exit 2) naming the file and the line.
 func loadExpectations(o outputConfig) (*expectations.Expectations, error) {
-	exp, err := session.LoadExpectations(o.Expectations, o.updateTarget())
+	exp, err := conform.LoadExpectations(o.Expectations, o.updateTarget())
 	if err != nil {
 		return nil, usage(err)
 	}
@@ -72,13 +72,13 @@ func loadExpectations(o outputConfig) (*expectations.Expectations, error) {
 
 var verdictExit = map[expectations.Verdict]int{expectations.Pass: ExitOK, expectations.Fail: ExitFailures, expectations.Empty: ExitNoTests}
 
-// verdictError is the exit code a finished run earns (session.Judge:
+// verdictError is the exit code a finished run earns (conform.Judge:
 // ExitFailures, ExitNoTests or ExitOK) as the error runSuite returns: nil
 // for ExitOK, else an *exitError whose message says what failed the run,
 // or none when the console and reports already say it. Infrastructure
 // errors and signals are the caller's to map first.
 func verdictError(run report.Run, exp *expectations.Expectations, allowStale bool) error {
-	v, msg := session.Judge(run, exp, true, allowStale)
+	v, msg := conform.Judge(run, exp, true, allowStale)
 	if verdictExit[v] == ExitOK {
 		return nil
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/internal/session"
+	"github.com/mcpconform/mcpconform/internal/conform"
 	"github.com/mcpconform/mcpconform/report"
 )
 
@@ -60,7 +60,7 @@ func reportCommand() *cli.Command {
 				return err
 			}
 			outs := report.OutputsOf(map[string]string{"junit": rc.JUnit, "tap": rc.TAP, "markdown": rc.Markdown, "json": rc.JSON, "html": rc.HTML})
-			return usageOrInfra[session.UsageError](session.Convert{From: rc.From, Compare: rc.Compare, Outputs: outs, Expectations: rc.Expectations,
+			return usageOrInfra[conform.UsageError](conform.Convert{From: rc.From, Compare: rc.Compare, Outputs: outs, Expectations: rc.Expectations,
 				Merge: rc.Merge, AttachmentsRoot: rc.AttachmentsRoot, Stdin: c.App.Reader, Stdout: c.App.Writer}.Write())
 		},
 	}

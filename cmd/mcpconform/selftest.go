@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/hosts/reference/selftest"
-	"github.com/mcpconform/mcpconform/internal/session"
+	"github.com/mcpconform/mcpconform/internal/browser"
+	"github.com/mcpconform/mcpconform/internal/conform"
+	"github.com/mcpconform/mcpconform/internal/selftest"
 )
 
 func selftestCommand() *cli.Command {
@@ -38,7 +38,7 @@ func selftestCommand() *cli.Command {
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
 			}
-			sess, err := session.Start(ctx, session.Options{Launch: bridge.Options{Paths: bc.paths()}})
+			sess, err := conform.Start(ctx, conform.Options{Launch: browser.Options{Paths: bc.paths()}})
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}
 			}

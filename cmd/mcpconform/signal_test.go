@@ -18,7 +18,7 @@ import (
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
-	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
 // leftovers lists live processes whose environment carries marker: every

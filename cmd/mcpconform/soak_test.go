@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
 // Soak: the suite run several times in one process; goroutines, open files,

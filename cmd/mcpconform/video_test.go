@@ -12,8 +12,8 @@ import (
 
 	"github.com/mxschmitt/playwright-go"
 
-	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/browser"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
 var videoChecks = []string{"negotiation/ui-extension-advertised", "negotiation/ui-resource-read", "negotiation/legacy-resource-uri"}
@@ -123,7 +123,7 @@ func TestRunVideoRecordsTheHostAndTheReportsLinkIt(t *testing.T) {
 		}
 	}
 
-	br, err := bridge.Launch(bridge.Options{})
+	br, err := browser.Launch(browser.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ type Host struct {
 }
 
 // init registers the host as --host appbridge (hosts/builtin imports it).
-func init() { hosts.Register("appbridge", func() hosts.Host { return New() }) }
+func init() { hosts.Register("appbridge", hosts.Plain(New)) }
 
 // New returns the driver with default options.
 func New() *Host { return NewWithOptions(Options{}) }

@@ -27,6 +27,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/browser"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -65,8 +66,9 @@ type Base struct {
 
 // Open creates the browser context and page and starts recording.
 func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) error {
-	if env.Browser == nil {
-		return errors.New("no browser")
+	br, ok := env.Browser.(*browser.Browser)
+	if !ok {
+		return fmt.Errorf("no browser to drive (the run's browser is %T)", env.Browser)
 	}
 	if opts.Viewport == nil {
 		opts.Viewport = &playwright.Size{Width: 1280, Height: 900}
@@ -75,8 +77,8 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 		opts.AcceptDownloads = playwright.Bool(true)
 	}
 	if env.VideoFile != "" {
-		if !env.Browser.Video {
-			return errors.New("video recording was asked for, but the browser was launched without bridge.Options.Video")
+		if !br.Video {
+			return errors.New("video recording was asked for, but the browser was launched without browser.Options.Video")
 		}
 		tmp := filepath.Join(filepath.Dir(env.VideoFile), ".video-recording")
 		if err := os.MkdirAll(tmp, 0o755); err != nil {
@@ -85,7 +87,7 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 		opts.RecordVideo = &playwright.RecordVideo{Dir: playwright.String(tmp), Size: &playwright.Size{Width: opts.Viewport.Width, Height: opts.Viewport.Height}}
 		b.videoFile, b.videoTmp = env.VideoFile, tmp
 	}
-	c, err := env.Browser.NewContext(opts)
+	c, err := br.NewContext(opts)
 	if err != nil {
 		return fmt.Errorf("new browser context: %w", err)
 	}
@@ -164,8 +166,9 @@ func (b *Base) NewTab() (playwright.Page, error) {
 	return p, nil
 }
 
-// Bind waits for the app frame and binds the suite bridge to it.
-func (b *Base) Bind(ctx context.Context, timeout time.Duration) (hosts.SuiteBridge, error) {
+// BindSuite waits for the app frame and binds the suite bridge to it
+// (hosts.FrameBinder): every host built on Base offers its frame.
+func (b *Base) BindSuite(ctx context.Context, timeout time.Duration) (hosts.SuiteBridge, error) {
 	s, err := bridge.FindSuite(ctx, b.Ctx, b.Page, b.AppFrame, timeout)
 	if err != nil {
 		return nil, err
@@ -493,16 +496,13 @@ func PressUntilGone(page playwright.Page, press func() error, gone, what string,
 }
 
 // OpenForSetup is Open as a driver's Setup wants it: downloads accepted,
-// any native dialog of the host page dismissed (one would block the
-// renderer, and the View with it), and the time the app gets to appear
-// (env.AppTimeout, 60 s by default).
-func (b *Base) OpenForSetup(env hosts.Env) (time.Duration, error) {
+// and any native dialog of the host page dismissed (one would block the
+// renderer, and the View with it).
+func (b *Base) OpenForSetup(env hosts.Env) error {
 	if err := b.Open(env, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)}); err != nil {
-		return 0, err
+		return err
 	}
 	b.Page.OnDialog(func(d playwright.Dialog) { d.Dismiss() })
-	if env.AppTimeout <= 0 {
-		return 60 * time.Second, nil
-	}
-	return env.AppTimeout, nil
+	return nil
 }
+var _ hosts.FrameBinder = (*Base)(nil)

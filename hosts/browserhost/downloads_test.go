@@ -13,7 +13,7 @@ import (
 	"github.com/mxschmitt/playwright-go"
 
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
-	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 

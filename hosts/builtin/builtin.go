@@ -9,6 +9,7 @@ import (
 	_ "github.com/mcpconform/mcpconform/hosts/chatgpt"
 	_ "github.com/mcpconform/mcpconform/hosts/claude"
 	_ "github.com/mcpconform/mcpconform/hosts/connect"
+	_ "github.com/mcpconform/mcpconform/hosts/generic"
 	_ "github.com/mcpconform/mcpconform/hosts/inspector"
 	_ "github.com/mcpconform/mcpconform/hosts/mcpui"
 	_ "github.com/mcpconform/mcpconform/hosts/mcpuse"

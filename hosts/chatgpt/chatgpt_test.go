@@ -10,8 +10,9 @@ import (
 
 	"github.com/mcpconform/mcpconform/hosts/chatgpt"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
-	"github.com/mcpconform/mcpconform/hosts/webchat/webchattest"
-	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/webchattest"
+	"github.com/mcpconform/mcpconform/runner"
 )
 
 // One browser and one pair of fixture servers for the package, started by
@@ -145,7 +146,7 @@ func TestLooseStorageStateModeWarns(t *testing.T) {
 	}
 	h := chatgpt.NewWithOptions(webchat.Options{Getenv: lookup(vars)})
 	var l logs
-	_, err := h.Setup(context.Background(), env(&l, 30*time.Second))
+	_, err := runner.SetUp(context.Background(), h, runner.Options{Env: env(&l, 30*time.Second)})
 	defer h.Teardown(context.Background())
 	if err != nil {
 		t.Fatalf("setup: %v\n%s", err, l.String())

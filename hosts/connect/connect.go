@@ -4,9 +4,9 @@
 // machine). It drives nothing. Setup prints the fixture server's URL and
 // what to do in the host: connect the server (Streamable HTTP), ask for
 // the conformance_suite tool, keep its View open; then it waits, up to
-// --app-timeout, for that View's suite to appear on the relay SuiteBridge
-// (hosts.Env.Relay), which carries the suite's channel through the View's
-// own tools/call to the fixture server, a call the host proxies.
+// --app-timeout, for that View's suite to appear: with no app frame to
+// offer, the runner reaches it through the View's own tools/call to the
+// fixture server, a call the host proxies.
 //
 // Without an operator every capability is unsupported, so the checks that
 // need none are judged and the rest skip by name. With an operator
@@ -32,7 +32,25 @@ import (
 // Name is the host's --host name.
 const Name = "connect"
 
-func init() { hosts.Register(Name, func() hosts.Host { return New(Options{}) }) }
+func init() { hosts.Register(Name, FromParams) }
+
+// FromParams is the connect host of a run: its operator, with --operator
+// (MCPCONFORM_OPERATOR), is the person at p's terminal, and its
+// instructions go to p.Out.
+func FromParams(p hosts.Params) (hosts.Host, error) {
+	if err := p.Unaltered(); err != nil {
+		return nil, err
+	}
+	s, err := ReadSettings(p.Environ)
+	if err != nil {
+		return nil, hosts.UsageError("%w", err)
+	}
+	op, err := s.NewOperator(p.In, p.Out)
+	if err != nil {
+		return nil, hosts.UsageError("%w", err)
+	}
+	return New(Options{Operator: op, Out: p.Out}), nil
+}
 
 // Options configure a connect host.
 type Options struct {
@@ -47,8 +65,9 @@ type Options struct {
 // perform, all through Perform (hosts.Performer); Supports says they count
 // only with an operator.
 type Host struct {
-	o  Options
-	sb hosts.SuiteBridge // the suite, once Setup has it
+	o   Options
+	env hosts.Env         // Setup's, for messages
+	sb  hosts.SuiteBridge // the suite, once the runner bound it
 }
 
 // New is a connect host.
@@ -57,8 +76,13 @@ func New(o Options) *Host { return &Host{o: o} }
 // Name is "connect".
 func (h *Host) Name() string { return Name }
 
-// NeedsBrowser is false: the session starts no browser for this host.
-func (h *Host) NeedsBrowser() bool { return false }
+// BrowserFree is true: the run starts no browser for this host.
+func (h *Host) BrowserFree() bool { return true }
+
+// AppTimeout is how long the run waits for the suite by default
+// (hosts.AppWaiter): the person adds the server and asks for the tool
+// while it waits.
+func (h *Host) AppTimeout() time.Duration { return AppTimeout }
 
 // Supports reports whether the operator can perform k: never without one.
 func (h *Host) Supports(k protocol.Kind) bool { return h.o.Operator != nil && operator.Supports(k) }
@@ -75,9 +99,6 @@ func (h *Host) HowToProvide(k protocol.Kind) string {
 	}
 	return "no person at a terminal can perform it for --host connect; a host driven in a browser (a built-in driver or an env profile) can"
 }
-
-// ErrNoRelay is Setup's error in a run that offers no relay SuiteBridge.
-var ErrNoRelay = errors.New("--host connect reaches the suite only through the relay SuiteBridge (the View's tools/call to the fixture server), and this run offers none")
 
 // Instructions is what Setup prints: the servers' URLs and what to do in
 // the host.
@@ -100,34 +121,23 @@ func Instructions(serverURL, secondURL string, o Options, appTimeout string) str
 	return b.String()
 }
 
-// Setup prints the instructions and waits, up to env.AppTimeout, for the
-// suite's View to appear on the relay.
-func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, error) {
-	if env.Relay == nil {
-		return nil, ErrNoRelay
-	}
+// Setup prints the instructions. The runner then waits, up to
+// env.AppTimeout, for the suite's View to appear on the relay: this host
+// offers no app frame.
+func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 	if env.ServerURL == "" {
-		return nil, errors.New("--host connect: the run has no fixture server URL to give the host")
+		return errors.New("--host connect: the run has no fixture server URL to give the host")
 	}
 	h.say(env, Instructions(env.ServerURL, env.SecondServerURL, h.o, env.AppTimeout.String()))
-	actx, cancel := ctx, context.CancelFunc(func() {})
-	if env.AppTimeout > 0 {
-		actx, cancel = context.WithTimeout(ctx, env.AppTimeout)
-	}
-	defer cancel()
-	sb, err := env.Relay.Await(actx)
-	if err != nil {
-		if ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("no suite View connected through the relay within %s (--app-timeout): was %s added to the host, was %s called and its View shown, and does the host proxy the View's tools/call (serverTools)? (%w)", env.AppTimeout, env.ServerURL, mcpserver.ToolSuite, err)
-		}
-		return nil, fmt.Errorf("waiting for the suite on the relay: %w", err)
-	}
-	if sb == nil {
-		return nil, errors.New("the relay returned no suite bridge")
-	}
-	h.say(env, "The suite connected through the relay; running the checks. Keep the View open.\n")
+	h.env = env
+	return nil
+}
+
+// WatchSuite keeps the bridge the runner bound (hosts.SuiteWatcher): a
+// prompt is withdrawn when the check it serves gives up.
+func (h *Host) WatchSuite(sb hosts.SuiteBridge) {
+	h.say(h.env, "The suite connected; running the checks. Keep the View open.\n")
 	h.sb = sb
-	return sb, nil
 }
 
 // Teardown tells the person the View may close.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/internal/operator"
-	"github.com/mcpconform/mcpconform/internal/ptytest"
-	"github.com/mcpconform/mcpconform/internal/testwait"
+	"github.com/mcpconform/mcpconform/internal/testkit/ptytest"
+	"github.com/mcpconform/mcpconform/internal/testkit/testwait"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -161,7 +161,11 @@ type fakeRelay struct {
 	suite  hosts.SuiteBridge
 	appear chan struct{}
 	awaits int
+	armed  bool
 }
+
+// Arm is the runner's arming before Setup.
+func (r *fakeRelay) Arm() { r.armed = true }
 
 func (r *fakeRelay) Await(ctx context.Context) (hosts.SuiteBridge, error) {
 	r.awaits++
@@ -205,7 +209,7 @@ type ran struct {
 func runAsync(ctx context.Context, h *Host, suite *fakeSuite) <-chan ran {
 	done := make(chan ran, 1)
 	go func() {
-		hr, err := runner.Run(ctx, h, runner.Options{Env: hosts.Env{Relay: &fakeRelay{suite: suite}, ServerURL: "http://127.0.0.1:9/mcp", AppTimeout: 5 * time.Second}})
+		hr, err := runner.Run(ctx, h, runner.Options{Relay: &fakeRelay{suite: suite}, Env: hosts.Env{ServerURL: "http://127.0.0.1:9/mcp", AppTimeout: 5 * time.Second}})
 		done <- ran{hr, err}
 	}()
 	return done
@@ -227,7 +231,7 @@ func TestWithoutOperatorOnlyChecksThatNeedNothingAreJudged(t *testing.T) {
 		t.Fatalf("capabilities without an operator: %v", caps)
 	}
 	relay := &fakeRelay{suite: everyKindSuite()}
-	hr, err := runner.Run(context.Background(), h, runner.Options{Env: hosts.Env{Relay: relay, ServerURL: "https://mcp.example.com/mcp", SecondServerURL: "https://mcp.example.com/mcp/second", AppTimeout: 5 * time.Second}})
+	hr, err := runner.Run(context.Background(), h, runner.Options{Relay: relay, Env: hosts.Env{ServerURL: "https://mcp.example.com/mcp", SecondServerURL: "https://mcp.example.com/mcp/second", AppTimeout: 5 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,51 +248,57 @@ func TestWithoutOperatorOnlyChecksThatNeedNothingAreJudged(t *testing.T) {
 	if c := cases["a/model-tools"]; !strings.Contains(c.Message, "no person at a terminal can perform it") || strings.Contains(c.Message, "MCPCONFORM_<PROFILE>") {
 		t.Errorf("the model-tools skip should say no operator can provide it, not name a profile variable: %q", c.Message)
 	}
-	for _, s := range []string{"Streamable HTTP", "\n       https://mcp.example.com/mcp\n", "a second server, https://mcp.example.com/mcp/second", `"Call the conformance_suite tool with any nonce."`, "Without --operator", "Waiting up to 5s (--app-timeout)", "The suite connected through the relay"} {
+	for _, s := range []string{"Streamable HTTP", "\n       https://mcp.example.com/mcp\n", "a second server, https://mcp.example.com/mcp/second", `"Call the conformance_suite tool with any nonce."`, "Without --operator", "Waiting up to 5s (--app-timeout)", "The suite connected; running the checks"} {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("the instructions lack %q:\n%s", s, out.String())
 		}
 	}
-	if relay.awaits != 1 {
-		t.Errorf("Await called %d times", relay.awaits)
+	if relay.awaits != 1 || !relay.armed {
+		t.Errorf("Await called %d times, armed %v", relay.awaits, relay.armed)
 	}
 }
 
+// The host offers no app frame, so a run without a relay cannot reach its
+// suite: a clear infrastructure error, before anything is asked of the
+// person.
 func TestARunWithoutARelayIsAClearError(t *testing.T) {
-	_, err := New(Options{}).Setup(context.Background(), hosts.Env{ServerURL: "http://127.0.0.1:1/mcp", AppTimeout: time.Second})
-	if !errors.Is(err, ErrNoRelay) {
-		t.Fatalf("Setup without a relay: %v", err)
-	}
-	hr, err := runner.Run(context.Background(), New(Options{}), runner.Options{Env: hosts.Env{ServerURL: "http://127.0.0.1:1/mcp", AppTimeout: time.Second}})
+	var out strings.Builder
+	hr, err := runner.Run(context.Background(), New(Options{Out: &out}), runner.Options{Env: hosts.Env{ServerURL: "http://127.0.0.1:1/mcp", AppTimeout: time.Second}})
 	var ie *runner.InfraError
-	if !errors.As(err, &ie) || !strings.Contains(hr.Infra, "relay SuiteBridge") {
+	if !errors.As(err, &ie) || !errors.Is(err, runner.ErrNoRelay) || !strings.Contains(hr.Infra, "relay SuiteBridge") {
 		t.Fatalf("run without a relay: %v, infra %q", err, hr.Infra)
 	}
+	if strings.Contains(out.String(), "add an MCP server") {
+		t.Errorf("instructions were printed for a run that cannot work:\n%s", out.String())
+	}
 }
 
-// Setup waits for the suite no longer than --app-timeout, and says what
-// to look at when it never came.
+// The run waits for the suite no longer than --app-timeout, and says what
+// to look at when it never came; the host's own default is ten minutes.
 func TestNoSuiteWithinTheAppTimeout(t *testing.T) {
 	var logged []string
 	relay := &fakeRelay{suite: everyKindSuite(), appear: make(chan struct{})}
 	start := time.Now()
-	_, err := New(Options{}).Setup(context.Background(), hosts.Env{Relay: relay, ServerURL: "http://127.0.0.1:9/mcp", AppTimeout: 200 * time.Millisecond,
-		Logf: func(f string, a ...any) { logged = append(logged, f) }})
+	_, err := runner.SetUp(context.Background(), New(Options{}), runner.Options{Relay: relay, Env: hosts.Env{ServerURL: "http://127.0.0.1:9/mcp", AppTimeout: 200 * time.Millisecond,
+		Logf: func(f string, a ...any) { logged = append(logged, f) }}})
 	if err == nil || !strings.Contains(err.Error(), "within 200ms (--app-timeout)") || !strings.Contains(err.Error(), "serverTools") {
-		t.Fatalf("Setup: %v", err)
+		t.Fatalf("SetUp: %v", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Setup waited %s", d)
+		t.Errorf("SetUp waited %s", d)
 	}
 	if len(logged) == 0 {
 		t.Error("without Out, the instructions go nowhere")
 	}
+	if got := hosts.AppTimeout(New(Options{}), 0); got != AppTimeout {
+		t.Errorf("the default app timeout is %s, want %s", got, AppTimeout)
+	}
 
 	// A suite that appears within the limit is taken.
 	close(relay.appear)
-	sb, err := New(Options{}).Setup(context.Background(), hosts.Env{Relay: relay, ServerURL: "http://127.0.0.1:9/mcp", AppTimeout: time.Second})
+	sb, err := runner.SetUp(context.Background(), New(Options{}), runner.Options{Relay: relay, Env: hosts.Env{ServerURL: "http://127.0.0.1:9/mcp", AppTimeout: time.Second}})
 	if err != nil || sb == nil {
-		t.Fatalf("Setup once the suite appeared: %v", err)
+		t.Fatalf("SetUp once the suite appeared: %v", err)
 	}
 }
 

@@ -11,12 +11,11 @@ import (
 	"github.com/mxschmitt/playwright-go"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/connect"
-	"github.com/mcpconform/mcpconform/internal/connecttest"
-	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/internal/operator"
-	"github.com/mcpconform/mcpconform/internal/ptytest"
+	"github.com/mcpconform/mcpconform/internal/testkit/connecttest"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/ptytest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -50,20 +49,19 @@ func (w *signalWriter) String() string {
 	return w.b.String()
 }
 
-// connectEnv is the session's environment for a connect run (no browser:
-// the person's page is not the runner's; a relay of its own), and the
-// person who uses the host the run tests.
-func connectEnv(t *testing.T) (hosts.Env, *connecttest.Person) {
+// connectRun is the runner's options for a connect run (no browser: the
+// person's page is not the runner's; a relay of its own), and the person
+// who uses the host the run tests.
+func connectRun(t *testing.T) (runner.Options, *connecttest.Person) {
 	t.Helper()
 	sess := e2etest.Session(t)
 	env := sess.Env()
 	env.Browser = nil
 	env.AppTimeout = 60 * time.Second
 	env.Logf = t.Logf
-	rl := sess.NewRelay("")
+	rl := sess.NewRelay()
 	t.Cleanup(func() { rl.Close() })
-	env.Relay = rl
-	return env, connecttest.NewPerson(t, sess.Browser, env.ServerURL, env.SecondServerURL)
+	return runner.Options{Env: env, Relay: rl, Logf: t.Logf}, connecttest.NewPerson(t, sess.Browser, env.ServerURL, env.SecondServerURL)
 }
 
 type ran struct {
@@ -77,7 +75,7 @@ type ran struct {
 // printed its instructions.
 func operatorRun(t *testing.T, pattern string, prompt time.Duration) (*connecttest.Person, *ptytest.Terminal, <-chan ran) {
 	t.Helper()
-	env, p := connectEnv(t)
+	ro, p := connectRun(t)
 	tm := ptytest.Open(t)
 	tm.Timeout = 2 * time.Minute // the run takes a while to print its instructions
 	h := connect.New(connect.Options{Operator: operator.New(tm.TTY, tm.TTY, prompt), Out: tm.TTY})
@@ -87,7 +85,7 @@ func operatorRun(t *testing.T, pattern string, prompt time.Duration) (*connectte
 	}
 	done := make(chan ran, 1)
 	go func() {
-		hr, err := runner.Run(context.Background(), h, runner.Options{Env: env, Selection: sel, Stall: 3 * time.Minute, Logf: t.Logf})
+		hr, err := runner.Run(context.Background(), h, runner.Options{Env: ro.Env, Relay: ro.Relay, Selection: sel, Stall: 3 * time.Minute, Logf: t.Logf})
 		done <- ran{hr, err}
 	}()
 	tm.WaitFor("Waiting up to", 0)
@@ -103,7 +101,7 @@ func operatorRun(t *testing.T, pattern string, prompt time.Duration) (*connectte
 // need no capability pass as they do on the reference host, and the rest
 // skip naming the capability.
 func TestConnectTestsAHostItNeverTouches(t *testing.T) {
-	env, p := connectEnv(t)
+	ro, p := connectRun(t)
 
 	out := &signalWriter{want: "Waiting up to", ready: make(chan struct{})}
 	asked := make(chan error, 1)
@@ -117,7 +115,7 @@ func TestConnectTestsAHostItNeverTouches(t *testing.T) {
 	}()
 	var evals atomic.Int64
 	stop := bridge.ObserveEvaluations(func(playwright.Frame, string) { evals.Add(1) })
-	hr, err := runner.Run(context.Background(), connect.New(connect.Options{Out: out}), runner.Options{Env: env, Stall: 2 * time.Minute, Logf: t.Logf})
+	hr, err := runner.Run(context.Background(), connect.New(connect.Options{Out: out}), runner.Options{Env: ro.Env, Relay: ro.Relay, Stall: 2 * time.Minute, Logf: t.Logf})
 	stop()
 	if aerr := <-asked; aerr != nil {
 		t.Fatalf("the person could not ask for the suite: %v", aerr)
@@ -128,8 +126,8 @@ func TestConnectTestsAHostItNeverTouches(t *testing.T) {
 	if n := evals.Load(); n != 0 {
 		t.Errorf("%d evaluations during a connect run: it must reach the suite through the relay alone", n)
 	}
-	if !strings.Contains(out.String(), env.ServerURL) {
-		t.Errorf("the instructions do not give the server URL %s:\n%s", env.ServerURL, out.String())
+	if !strings.Contains(out.String(), ro.Env.ServerURL) {
+		t.Errorf("the instructions do not give the server URL %s:\n%s", ro.Env.ServerURL, out.String())
 	}
 	judged, skipped := 0, 0
 	for _, c := range hr.Cases {

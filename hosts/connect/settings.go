@@ -1,12 +1,15 @@
 package connect
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 	"time"
+
+	"github.com/sethvargo/go-envconfig"
 
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
@@ -32,13 +35,13 @@ type Settings struct {
 	CSPTargets []string `env:"CSP_TARGETS" flag:"csp-target"`
 }
 
-// Check refuses settings that do not fit the run's hosts and bridge:
+// Check refuses settings that do not fit the run's hosts:
 // --operator and --public-url (with --listen and --csp-target) apply to
 // --host connect alone. MCPCONFORM_PUBLIC_URL, _LISTEN and _CSP_TARGETS are
 // serve's too, so for other hosts they are dropped when they come from the
 // environment (a job that exports them for serve) and refused as flags
 // (flagSet says which flags the command line set).
-func (s *Settings) Check(hostNames []string, bridge string, flagSet func(string) bool) error {
+func (s *Settings) Check(hostNames []string, flagSet func(string) bool) error {
 	only := func(flag string) error {
 		for _, n := range hostNames {
 			if n != Name {
@@ -51,12 +54,6 @@ func (s *Settings) Check(hostNames []string, bridge string, flagSet func(string)
 		if err := only("--operator"); err != nil {
 			return err
 		}
-	}
-	if bridge == hosts.BridgeRelay && slices.Contains(hostNames, Name) {
-		// Under --bridge relay the runner declines what reaches into a
-		// View's frame (clickTrigger, closeView, cancelTool), which for
-		// connect a person does, not the runner.
-		return errors.New("--bridge relay is for browser hosts: --host connect always reaches the suite through the relay, and with --bridge relay the runner would decline what the operator does in the View")
 	}
 	if s.OperatorTimeout <= 0 {
 		return fmt.Errorf("--operator-timeout must be a positive duration, got %s", s.OperatorTimeout)
@@ -96,4 +93,16 @@ func (s Settings) NewOperator(stdin io.Reader, stderr io.Writer) (*operator.Oper
 		return nil, operator.ErrNoTerminal
 	}
 	return operator.New(f, stderr, s.OperatorTimeout), nil
+}
+
+// ReadSettings reads the settings from environ (the run's MCPCONFORM_*
+// variables, with its flags over them); nil reads the defaults.
+func ReadSettings(environ hosts.Environ) (Settings, error) {
+	var s Settings
+	var l envconfig.Lookuper = envconfig.MapLookuper(nil)
+	if environ != nil {
+		l = environ
+	}
+	err := envconfig.ProcessWith(context.Background(), &envconfig.Config{Target: &s, Lookuper: envconfig.PrefixLookuper("MCPCONFORM_", l)})
+	return s, err
 }

@@ -1,13 +1,16 @@
-package generic
+package generic_test
 
 import (
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sethvargo/go-envconfig"
 
 	"github.com/mcpconform/mcpconform/hosts"
 	_ "github.com/mcpconform/mcpconform/hosts/builtin" // registers the built-in hosts, as the binary does
+	"github.com/mcpconform/mcpconform/hosts/generic"
 )
 
 // The names of the built-in hosts come from the registry: a name
@@ -15,21 +18,51 @@ import (
 // reserved and never a profile, and no list here needs to be edited.
 func TestReservedIsTheRegistry(t *testing.T) {
 	for _, n := range []string{"reference", "inspector", "chatgpt", "claude"} {
-		if !slices.Contains(Reserved(), n) {
-			t.Errorf("%s is not reserved: %v", n, Reserved())
+		if !slices.Contains(generic.Reserved(), n) {
+			t.Errorf("%s is not reserved: %v", n, generic.Reserved())
 		}
 	}
-	if !hosts.IsBuiltin("zz-generic-test") { // -count=N runs this again
-		hosts.Register("zz-generic-test", func() hosts.Host { return nil })
+	if !hosts.Registered("zz-generic-test") { // -count=N runs this again
+		hosts.Register("zz-generic-test", func(hosts.Params) (hosts.Host, error) { return nil, nil })
 	}
-	if !slices.Contains(Reserved(), "zz-generic-test") {
-		t.Fatalf("a newly registered host is not reserved: %v", Reserved())
+	if !slices.Contains(generic.Reserved(), "zz-generic-test") {
+		t.Fatalf("a newly registered host is not reserved: %v", generic.Reserved())
 	}
 	l := envconfig.MapLookuper(map[string]string{"MCPCONFORM_ZZ_GENERIC_TEST_URL": "http://127.0.0.1:1", "MCPCONFORM_ZZ_GENERIC_TEST_STEPS": "goto {url}"})
-	if got := Profiles(l); len(got) != 0 {
+	if got := generic.Profiles(l); len(got) != 0 {
 		t.Errorf("the registered name is listed as a profile: %v", got)
 	}
-	if _, err := Load("zz-generic-test", l); err == nil {
+	if _, err := generic.Load("zz-generic-test", l); err == nil {
 		t.Error("a registered name loads as a profile")
+	}
+}
+
+// Env profiles answer for every name the registry does not have: a
+// profile defined in the environment is built by name through hosts.New,
+// a registered name never reaches the profiles, and an undefined one is
+// unknown, with the profile among the choices.
+func TestProfilesAreTheRegistrysFallback(t *testing.T) {
+	l := envconfig.MapLookuper(map[string]string{"MCPCONFORM_MY_HOST_URL": "http://127.0.0.1:1", "MCPCONFORM_MY_HOST_STEPS": "goto {url}"})
+	h, err := hosts.New(hosts.Params{Name: "my-host", Environ: l})
+	if err != nil || h.Name() != "my-host" {
+		t.Fatalf("New(my-host) = %v, %v", h, err)
+	}
+	if _, ok := generic.Unwrap(h); !ok {
+		t.Errorf("New(my-host) built a %T, not a profile host", h)
+	}
+	if h, err := hosts.New(hosts.Params{Name: "reference", Environ: l}); err != nil || h.Name() != "reference" {
+		t.Errorf("New(reference) = %v, %v", h, err)
+	}
+	_, err = hosts.New(hosts.Params{Name: "my-hots", Environ: l})
+	if !errors.Is(err, hosts.ErrUnknown) || !strings.Contains(err.Error(), "my-host") {
+		t.Errorf("New(my-hots) = %v, want unknown with my-host among the choices", err)
+	}
+	_, err = hosts.New(hosts.Params{Name: "my-host", Environ: l, Defects: []string{"no-visibility-guard"}})
+	if !errors.Is(err, hosts.ErrUsage) {
+		t.Errorf("a profile with a defect: %v, want a usage error", err)
+	}
+	bad := envconfig.MapLookuper(map[string]string{"MCPCONFORM_BAD_URL": "http://127.0.0.1:1"})
+	if _, err := hosts.New(hosts.Params{Name: "bad", Environ: bad}); !errors.Is(err, hosts.ErrUsage) || !errors.Is(err, generic.ErrProfile) || !strings.Contains(err.Error(), `host profile "bad": `) {
+		t.Errorf("an incomplete profile: %v, want a usage error naming it", err)
 	}
 }

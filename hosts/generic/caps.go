@@ -414,3 +414,26 @@ func ThemeOf(v string) string {
 	}
 	return ""
 }
+
+// HowToProvide words what would give the profile a capability it lacks
+// (hosts.ProvideHinter): the variable to set, named for this profile, or
+// "" where the generic table says it better.
+func (h *Host) HowToProvide(k protocol.Kind) string {
+	c := h.cfg
+	switch {
+	case c.unsupported[k]:
+		return fmt.Sprintf("remove %s from %s", k, h.variable("UNSUPPORTED"))
+	case k == protocol.KindConfirmDialog && c.caps[k]:
+		// CONFIRM is set; the dialog asked for is not listed.
+		return "list the dialog in " + h.variable("DIALOGS") + " if the host asks before it"
+	}
+	v, ok := strings.CutSuffix(c.why(k), " is not set")
+	if !ok {
+		return ""
+	}
+	how := "set " + h.variable(v) + " in the profile"
+	if k == protocol.KindConfirmDialog {
+		how += " (and list the dialogs the host asks before in " + h.variable("DIALOGS") + ")"
+	}
+	return how
+}

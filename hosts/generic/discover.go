@@ -1,14 +1,13 @@
 package generic
 
 import (
-	"os"
-	"reflect"
 	"sort"
 	"strings"
 
 	"github.com/sethvargo/go-envconfig"
 
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/envkeys"
 )
 
 // Reserved are names whose MCPCONFORM_<NAME>_* variables belong to a host
@@ -22,10 +21,7 @@ func Reserved() []string { return hosts.Names() }
 // Keyer is a Lookuper that can list its keys. Profiles can enumerate it,
 // envconfig.OsLookuper, envconfig.MapLookuper and envconfig.PrefixLookuper
 // over any of those.
-type Keyer interface {
-	envconfig.Lookuper
-	Keys() []string
-}
+type Keyer = envkeys.Keyer
 
 // Profiles lists the profiles defined in l: every NAME with a
 // MCPCONFORM_<NAME>_URL variable (set, even to ""), as canonical names
@@ -65,43 +61,5 @@ func isReserved(name string, builtin []string) bool {
 	return false
 }
 
-var osLookuperType = reflect.TypeOf(envconfig.OsLookuper())
-
-// keys lists the keys of l where it can.
-func keys(l envconfig.Lookuper) []string {
-	switch v := l.(type) {
-	case nil:
-		return nil
-	case Keyer:
-		return v.Keys()
-	case interface {
-		Key(string) string
-		Unwrap() envconfig.Lookuper
-	}: // envconfig.PrefixLookuper
-		prefix := v.Key("")
-		var out []string
-		for _, k := range keys(v.Unwrap()) {
-			if strings.HasPrefix(k, prefix) {
-				out = append(out, strings.TrimPrefix(k, prefix))
-			}
-		}
-		return out
-	}
-	if reflect.TypeOf(l) == osLookuperType {
-		var out []string
-		for _, kv := range os.Environ() {
-			k, _, _ := strings.Cut(kv, "=")
-			out = append(out, k)
-		}
-		return out
-	}
-	// envconfig.MapLookuper is a map[string]string underneath.
-	if rv := reflect.ValueOf(l); rv.Kind() == reflect.Map && rv.Type().Key().Kind() == reflect.String {
-		var out []string
-		for _, k := range rv.MapKeys() {
-			out = append(out, k.String())
-		}
-		return out
-	}
-	return nil
-}
+// keys lists the keys of l where it can (envkeys.Of).
+func keys(l envconfig.Lookuper) []string { return envkeys.Of(l) }

@@ -162,17 +162,17 @@ func (h *Host) Steps() []Step { return append([]Step(nil), h.cfg.steps...) }
 func (h *Host) variable(field string) string { return Var(h.cfg.name, field) }
 
 // Setup runs the hooks, opens a page, checks every selector of the profile
-// in the browser, runs the steps and binds to the suite in the app frame.
-// A failing step or an app that never shows gives a *SetupError naming the
-// variable and step, with the path of a screenshot of the page.
-func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, error) {
+// in the browser and runs the steps, which show the app. A failing step
+// gives a *SetupError naming the variable and step, with the path of a
+// screenshot of the page.
+func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 	h.logf = env.Logf
 	if h.logf == nil {
 		h.logf = func(string, ...any) {}
 	}
 	port, err := freePort()
 	if err != nil {
-		return nil, fmt.Errorf("choosing a free port for {port}: %w", err)
+		return fmt.Errorf("choosing a free port for {port}: %w", err)
 	}
 	h.vars = map[string]string{
 		PhServer:  env.ServerURL,
@@ -185,18 +185,18 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		vars, cleanup, err := h.hooks.Prepare(ctx, env)
 		h.cleanup = cleanup
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for k, v := range vars {
 			h.vars[k] = v
 		}
 	}
 	if h.vars[PhURL] == "" {
-		return nil, fmt.Errorf("%w: %s is empty", ErrProfile, h.variable("URL"))
+		return fmt.Errorf("%w: %s is empty", ErrProfile, h.variable("URL"))
 	}
 	if h.cfg.start != "" {
 		if err := h.startCommand(ctx); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	opts := playwright.BrowserNewContextOptions{}
@@ -204,13 +204,13 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		opts.StorageStatePath = playwright.String(h.cfg.storageState)
 	}
 	if err := h.Open(env, opts); err != nil {
-		return nil, err
+		return err
 	}
 	if h.cfg.confirm == ConfirmNative {
 		h.native.Watch(h.Page, nativePolicy)
 	}
 	if err := h.checkSelectors(); err != nil {
-		return nil, err
+		return err
 	}
 	if h.cfg.approve != "" {
 		h.stopApproving = browserhost.AutoClick(h.Page.Locator(h.cfg.approve), 250*time.Millisecond, nil, func() {
@@ -221,16 +221,19 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		t0 := time.Now()
 		if err := h.runStep(ctx, h.Page, st, h.vars); err != nil {
 			d := time.Since(t0)
-			return nil, &SetupError{Variable: h.variable("STEPS"), Step: st.Index, What: st.Describe(h.vars), Err: redacted{err: err}, kind: ErrStep, Elapsed: d, Screenshot: h.screenshot(fmt.Sprintf("step%d", st.Index))}
+			return &SetupError{Variable: h.variable("STEPS"), Step: st.Index, What: st.Describe(h.vars), Err: redacted{err: err}, kind: ErrStep, Elapsed: d, Screenshot: h.screenshot(fmt.Sprintf("step%d", st.Index))}
 		}
 		h.logf("%s step %d: %s (%s)", h.cfg.name, st.Index, st.Describe(h.vars), time.Since(t0).Round(time.Millisecond))
 	}
-	timeout := env.AppTimeout
-	if timeout <= 0 {
-		timeout = 60 * time.Second
-	}
+	return nil
+}
+
+// BindSuite binds to the suite in the app frame the steps showed
+// (hosts.FrameBinder); an app that never shows gives a *SetupError naming
+// the variables to check, with a screenshot of the page.
+func (h *Host) BindSuite(ctx context.Context, timeout time.Duration) (hosts.SuiteBridge, error) {
 	t0 := time.Now()
-	sb, err := h.Bind(ctx, timeout)
+	sb, err := h.Base.BindSuite(ctx, timeout)
 	if err != nil {
 		d := time.Since(t0)
 		v, what := h.variable("APP_FRAME"), "frame path "+strings.Join(h.cfg.frame, "; ")

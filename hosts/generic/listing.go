@@ -45,7 +45,7 @@ func List(w io.Writer, l envconfig.Lookuper) {
 // consists of, or that name is a built-in host. It returns the profile's
 // error (a *ProfileError naming every problem) when it is not usable.
 func PrintCheck(w io.Writer, name string, l envconfig.Lookuper) error {
-	if hosts.IsBuiltin(name) {
+	if hosts.Registered(name) {
 		fmt.Fprintf(w, "%s is a built-in host (a Go driver), not a profile: nothing to check\n  capabilities: %s\n", name, strings.Join(builtinCapabilities(name), ", "))
 		return nil
 	}
@@ -94,7 +94,7 @@ func kindList(ks []protocol.Kind, why map[protocol.Kind]string) []string {
 // which capabilities it has ("none" when it has none, like connect
 // without an operator).
 func builtinCapabilities(name string) []string {
-	h, _ := hosts.New(name)
+	h, _ := hosts.New(hosts.Params{Name: name})
 	if ks := hosts.Capabilities(h); len(ks) > 0 {
 		return kindList(ks, nil)
 	}

@@ -33,8 +33,11 @@ func freePort() (string, error) {
 // startedCmd is START's running process.
 type startedCmd struct {
 	cmd  *exec.Cmd
-	done chan struct{} // closed when the process has exited
+	done chan struct{} // closed when the process has exited and its output is read
 	err  error         // its exit status, once done
+	// outputRead is closed when the output reader has seen the end of it: done
+	// waits for it, so a failure's last lines hold everything it printed.
+	outputRead chan struct{}
 
 	mu    sync.Mutex
 	tail  []string // its last lines of output
@@ -57,11 +60,12 @@ func (h *Host) startCommand(ctx context.Context) error {
 	if err := cmd.Start(); err != nil {
 		return &SetupError{Variable: h.variable("START"), What: "starting the command", Err: redacted{err: err}, kind: ErrStep}
 	}
-	s := &startedCmd{cmd: cmd, done: make(chan struct{}), lines: make(chan string, 64)}
+	s := &startedCmd{cmd: cmd, done: make(chan struct{}), outputRead: make(chan struct{}), lines: make(chan string, 64)}
 	h.started = s
 	go func() {
 		s.err = cmd.Wait()
 		pw.Close()
+		<-s.outputRead
 		close(s.done)
 	}()
 	go s.read(pr, func(l string) { h.logf("%s start: %s", h.cfg.name, Redact(l)) })
@@ -138,6 +142,7 @@ func (h *Host) waitReady(ctx context.Context, s *startedCmd) error {
 // read logs each line of r and keeps the last ones; lines go to the READY
 // waiter too, dropped when it is not listening.
 func (s *startedCmd) read(r io.Reader, log func(string)) {
+	defer close(s.outputRead)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {

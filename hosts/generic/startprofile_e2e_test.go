@@ -134,7 +134,7 @@ func TestEnvProfileCapabilitiesOnTheReferencePage(t *testing.T) {
 	h := refWithDefect(t, "app-only-tools-to-model")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	if _, err := h.Setup(ctx, env(t, time.Minute)); err != nil {
+	if _, err := runner.SetUp(ctx, h, runner.Options{Env: env(t, time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
 	core, _ := Unwrap(h)

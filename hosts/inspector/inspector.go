@@ -81,8 +81,16 @@ type Host struct {
 	toolPage playwright.Page
 }
 
-// init registers the host as --host inspector (hosts/builtin imports it).
-func init() { hosts.Register("inspector", func() hosts.Host { return New() }) }
+// init registers the host as --host inspector (hosts/builtin imports it),
+// which reads MCPCONFORM_INSPECTOR_URL and _TOKEN from the run's settings.
+func init() {
+	hosts.Register("inspector", func(p hosts.Params) (hosts.Host, error) {
+		if err := p.Unaltered(); err != nil {
+			return nil, err
+		}
+		return NewWithOptions(Options{Getenv: p.Getenv}), nil
+	})
+}
 
 // New returns the Inspector driver with default options.
 func New() *Host { return NewWithOptions(Options{}) }
@@ -128,36 +136,30 @@ func (h *Host) URL() string {
 
 // Setup finds or starts the Inspector, connects it to the fixture server,
 // opens the conformance app and binds to the suite.
-func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, error) {
+func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 	h.logf = env.Logf
 	if h.logf == nil {
 		h.logf = func(string, ...any) {}
 	}
 	if env.ServerURL == "" {
-		return nil, errors.New("no fixture server URL")
+		return errors.New("no fixture server URL")
 	}
 	h.server = env.ServerURL
 	inst, err := h.instance(ctx, env)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	h.inst = inst
 	if err := h.Open(env, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)}); err != nil {
-		return nil, err
+		return err
 	}
 	h.native.Watch(h.Page, dialogPolicy)
 	h.WatchDownloads(h.Page)
 	timeout := env.AppTimeout
-	if timeout <= 0 {
-		timeout = 60 * time.Second
-	}
 	if err := h.openApp(ctx, timeout); err != nil {
-		return nil, err
+		return err
 	}
-	if env.UseRelay() {
-		return env.AwaitRelay(ctx, timeout)
-	}
-	return h.Bind(ctx, timeout)
+	return nil
 }
 
 func (h *Host) instance(ctx context.Context, env hosts.Env) (*instance, error) {
@@ -169,10 +171,7 @@ func (h *Host) instance(ctx context.Context, env hosts.Env) (*instance, error) {
 		h.logf("using the MCP Inspector at %s (%s)", inst.URL, EnvURL)
 		return inst, nil
 	}
-	node := ""
-	if env.Browser != nil {
-		node = env.Browser.Paths.Node
-	}
+	node := env.Node
 	if node == "" {
 		node = "node"
 	}

@@ -23,8 +23,8 @@ import (
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
-	"github.com/mcpconform/mcpconform/internal/e2etest"
-	"github.com/mcpconform/mcpconform/internal/hostreview"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/hostreview"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
@@ -169,7 +169,7 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	h := New()
-	sb, err := h.Setup(ctx, env(t))
+	sb, err := runner.SetUp(ctx, h, runner.Options{Env: env(t)})
 	if err != nil {
 		h.Teardown(ctx)
 		t.Fatal(err)
@@ -318,7 +318,7 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 		vars := map[string]string{EnvURL: h.URL(), EnvToken: "not-" + h.inst.Token}
 		h3 := NewWithOptions(Options{Getenv: func(k string) string { return vars[k] }})
 		start := time.Now()
-		_, err := h3.Setup(ctx, env(t))
+		_, err := runner.SetUp(ctx, h3, runner.Options{Env: env(t)})
 		h3.Teardown(ctx)
 		if !errors.Is(err, ErrBadToken) || !strings.Contains(err.Error(), EnvToken) {
 			t.Fatalf("want an error naming %s, got %v", EnvToken, err)

@@ -45,7 +45,7 @@ type Host struct {
 }
 
 // init registers the host as --host mcp-ui (hosts/builtin imports it).
-func init() { hosts.Register("mcp-ui", func() hosts.Host { return New() }) }
+func init() { hosts.Register("mcp-ui", hosts.Plain(New)) }
 
 // New returns the driver with default options.
 func New() *Host { return NewWithOptions(Options{}) }

@@ -9,9 +9,9 @@ import (
 
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts"
-	"github.com/mcpconform/mcpconform/internal/e2etest"
-	"github.com/mcpconform/mcpconform/internal/hostreview"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/hostreview"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
@@ -149,7 +149,7 @@ func TestViewSandboxedByInheritance(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	h := New()
-	sb, err := h.Setup(ctx, e2etest.Env(t, 60*time.Second))
+	sb, err := runner.SetUp(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second)})
 	if err != nil {
 		h.Teardown(ctx)
 		t.Fatal(err)

@@ -94,7 +94,7 @@ type Host struct {
 }
 
 // init registers the host as --host mcp-use (hosts/builtin imports it).
-func init() { hosts.Register("mcp-use", func() hosts.Host { return New() }) }
+func init() { hosts.Register("mcp-use", hosts.Plain(New)) }
 
 // New returns the driver with default options.
 func New() *Host { return NewWithOptions(Options{}) }
@@ -114,21 +114,18 @@ func (h *Host) Name() string { return "mcp-use" }
 
 // Setup installs (first use) and starts the Inspector, connects it to the
 // fixture server, executes the suite's tool and binds to the suite.
-func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, error) {
+func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 	logf, err := browserhost.SetupLog(env)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	h.logf = logf
 	front, err := startCORSFront(env.ServerURL)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	h.front, h.server = front, front.URL
-	node := ""
-	if env.Browser != nil {
-		node = env.Browser.Paths.Node
-	}
+	node := env.Node
 	if node == "" {
 		node = "node"
 	}
@@ -136,31 +133,28 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 	prefix, err := Install(ictx, h.opts.Prefix, node, h.logf)
 	cancel()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	t0 := time.Now()
 	if h.inst, err = start(ctx, node, prefix, h.opts.StartTimeout); err != nil {
-		return nil, err
+		return err
 	}
 	h.logf("started the mcp-use Inspector %s at %s/inspector (pid %d) in %s", Version, h.inst.URL, h.inst.proc.PID(), time.Since(t0).Round(time.Millisecond))
 	// The Inspector shows no native dialog: any is dismissed.
-	timeout, err := h.OpenForSetup(env)
-	if err != nil {
-		return nil, err
+	if err := h.OpenForSetup(env); err != nil {
+		return err
 	}
+	timeout := env.AppTimeout
 	if env.SecondServerURL != "" {
 		if err := h.connectSecond(env.SecondServerURL, timeout); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	args, _ := json.Marshal(map[string]string{"nonce": nodeproc.RandomHex(16)})
 	if err := h.execute(h.Page, mcpserver.ToolSuite, args, true, timeout); err != nil {
-		return nil, err
+		return err
 	}
-	if env.UseRelay() {
-		return env.AwaitRelay(ctx, timeout)
-	}
-	return h.Bind(ctx, timeout)
+	return nil
 }
 
 // connectSecond connects the Inspector to the second fixture server too

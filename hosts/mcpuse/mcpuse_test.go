@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
-	"github.com/mcpconform/mcpconform/internal/e2etest"
-	"github.com/mcpconform/mcpconform/internal/hostreview"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/hostreview"
 	"github.com/mcpconform/mcpconform/internal/nodeproc"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 	"github.com/mcpconform/mcpconform/protocol"

@@ -55,46 +55,40 @@ func (h *Host) Name() string { return h.Def.Name }
 
 // Setup installs (first use) and bundles the page, serves it, opens it on
 // the suite's tool and binds to the suite in its View.
-func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, error) {
+func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 	h.logf = env.Logf
 	if h.logf == nil {
 		h.logf = func(string, ...any) {}
 	}
 	if env.ServerURL == "" {
-		return nil, errors.New("no fixture server URL")
+		return errors.New("no fixture server URL")
 	}
-	node := ""
-	if env.Browser != nil {
-		node = env.Browser.Paths.Node
-	}
+	node := env.Node
 	ictx, cancel := context.WithTimeout(ctx, h.Opts.InstallTimeout)
 	prefix, err := h.Def.Install(ictx, h.Opts.Prefix, node, h.logf)
 	cancel()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	t0 := time.Now()
 	js, err := h.Def.JS(prefix)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if h.Srv, err = StartServers(h.Def, js, env.ServerURL); err != nil {
-		return nil, err
+		return err
 	}
 	h.logf("%s %s host page at %s (bundled in %s), sandbox proxy at %s", h.Def.Name, h.Def.Version, h.Srv.PageURL, time.Since(t0).Round(time.Millisecond), h.Srv.SandboxURL)
 	// No dialog is part of this host: OpenForSetup dismisses any.
-	timeout, err := h.OpenForSetup(env)
-	if err != nil {
-		return nil, err
+	if err := h.OpenForSetup(env); err != nil {
+		return err
 	}
+	timeout := env.AppTimeout
 	args, _ := json.Marshal(map[string]string{"nonce": RandomHex(16)})
 	if err := h.load(h.Srv.PageFor(mcpserver.ToolSuite, args), timeout); err != nil {
-		return nil, err
+		return err
 	}
-	if env.UseRelay() {
-		return env.AwaitRelay(ctx, timeout)
-	}
-	return h.Bind(ctx, timeout)
+	return nil
 }
 
 // load opens the host page and waits for its MCP connection.

@@ -14,7 +14,7 @@ import (
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
-	"github.com/mcpconform/mcpconform/internal/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -97,8 +97,9 @@ func TestAppToolHiddenFallbackPath(t *testing.T) {
 type withoutToolList struct{ h *reference.Host }
 
 func (w withoutToolList) Name() string { return "reference-no-toollist" }
-func (w withoutToolList) Setup(ctx context.Context, e hosts.Env) (hosts.SuiteBridge, error) {
-	return w.h.Setup(ctx, e)
+func (w withoutToolList) Setup(ctx context.Context, e hosts.Env) error { return w.h.Setup(ctx, e) }
+func (w withoutToolList) BindSuite(ctx context.Context, d time.Duration) (hosts.SuiteBridge, error) {
+	return w.h.BindSuite(ctx, d)
 }
 func (w withoutToolList) Teardown(ctx context.Context) error { return w.h.Teardown(ctx) }
 func (w withoutToolList) ClickTrigger(ctx context.Context, r protocol.Request) (protocol.Result, error) {
@@ -126,11 +127,11 @@ func TestMissingCapabilitiesSkip(t *testing.T) {
 			t.Errorf("%s: %s %s", c.ID, c.Status, c.Message)
 		}
 	}
-	// The runner's wording (runner.UnsupportedReason) with, where the check
+	// The contract's wording (hosts.UnsupportedReason) with, where the check
 	// says what it needed the capability for, that context before the
 	// part that says how to provide it.
 	skip := func(k protocol.Kind, context string) string {
-		r := runner.UnsupportedReason(k, "")
+		r := hosts.UnsupportedReason(k, "", "")
 		if context == "" {
 			return r
 		}
@@ -164,7 +165,7 @@ func setUpReference(t *testing.T, timeout time.Duration) (context.Context, *refe
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	t.Cleanup(cancel)
 	h := reference.New()
-	sb, err := h.Setup(ctx, env(t))
+	sb, err := runner.SetUp(ctx, h, runner.Options{Env: env(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,8 +176,9 @@ func setUpReference(t *testing.T, timeout time.Duration) (context.Context, *refe
 type bare struct{ h *reference.Host }
 
 func (b bare) Name() string { return "reference-bare" }
-func (b bare) Setup(ctx context.Context, e hosts.Env) (hosts.SuiteBridge, error) {
-	return b.h.Setup(ctx, e)
+func (b bare) Setup(ctx context.Context, e hosts.Env) error { return b.h.Setup(ctx, e) }
+func (b bare) BindSuite(ctx context.Context, d time.Duration) (hosts.SuiteBridge, error) {
+	return b.h.BindSuite(ctx, d)
 }
 func (b bare) Teardown(ctx context.Context) error { return b.h.Teardown(ctx) }
 

@@ -17,8 +17,9 @@ import (
 // failing), not in the host: the check must be ERROR, not FAIL.
 type brokenDriver struct{ *reference.Host }
 
-func (b brokenDriver) Setup(ctx context.Context, e hosts.Env) (hosts.SuiteBridge, error) {
-	return b.Host.Setup(ctx, e)
+func (b brokenDriver) Setup(ctx context.Context, e hosts.Env) error { return b.Host.Setup(ctx, e) }
+func (b brokenDriver) BindSuite(ctx context.Context, d time.Duration) (hosts.SuiteBridge, error) {
+	return b.Host.BindSuite(ctx, d)
 }
 func (b brokenDriver) ToggleTheme(context.Context, protocol.Request) (protocol.Result, error) {
 	return protocol.Result{}, errors.New("locator.click: element detached")

@@ -44,8 +44,23 @@ type Host struct {
 	stopPrompts           []func() // the user answering recurring prompts (variations)
 }
 
-// init registers the host as --host reference (hosts/builtin imports it).
-func init() { hosts.Register("reference", func() hosts.Host { return New() }) }
+// init registers the host as --host reference (hosts/builtin imports it),
+// built with the run's --host-defect and --host-variation.
+func init() { hosts.Register("reference", FromParams) }
+
+// FromParams is the reference host with the defects and variations p
+// names; an unknown name is a usage error.
+func FromParams(p hosts.Params) (hosts.Host, error) {
+	d, err := ParseDefects(p.Defects)
+	if err != nil {
+		return nil, hosts.UsageError("%w", err)
+	}
+	v, err := ParseVariations(p.Variations)
+	if err != nil {
+		return nil, hosts.UsageError("%w", err)
+	}
+	return NewWith(d, v), nil
+}
 
 // New returns the defect-free reference host; Setup starts its backend.
 func New() *Host { return NewWithDefects(nil) }
@@ -71,42 +86,40 @@ func (h *Host) Variations() VariationSet { return h.variations }
 // Server is the running backend, once Setup has run.
 func (h *Host) Server() *Server { return h.srv }
 
-// Setup starts the backend, opens the host page, asks the agent for the
-// suite and waits for the app.
-func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, error) {
+// Setup starts the backend, opens the host page and asks the agent for
+// the suite (or calls it from the picker, without an agent); the runner
+// then binds the suite in the app frame (BindSuite, from the Base).
+func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 	servers := []string{env.ServerURL}
 	if env.SecondServerURL != "" {
 		servers = append(servers, env.SecondServerURL)
 	}
 	srv, err := NewServer(ctx, ServerOptions{MCPServers: servers, Defects: h.defects, Variations: h.variations})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	h.srv = srv
 	if err := h.Open(env, playwright.BrowserNewContextOptions{AcceptDownloads: playwright.Bool(true)}); err != nil {
-		return nil, err
+		return err
 	}
 	h.WatchDownloads(h.Page)
 	if _, err := h.Page.Goto(srv.HostURL + "/"); err != nil {
-		return nil, fmt.Errorf("opening the reference host page: %w", err)
+		return fmt.Errorf("opening the reference host page: %w", err)
 	}
 	if h.variations["no-agent"] {
 		// Without an agent the user calls the suite's tool from the picker.
 		if err := h.callFromPicker(SuiteTool, fmt.Sprintf(`{"nonce":%q}`, nonce())); err != nil {
-			return nil, err
+			return err
 		}
 	} else {
 		if err := h.Page.Locator(selComposer).Fill(Prompt); err != nil {
-			return nil, fmt.Errorf("typing the prompt: %w", err)
+			return fmt.Errorf("typing the prompt: %w", err)
 		}
 		if err := h.Page.Locator(selSend).Click(); err != nil {
-			return nil, fmt.Errorf("sending the prompt: %w", err)
+			return fmt.Errorf("sending the prompt: %w", err)
 		}
 	}
 	timeout := env.AppTimeout
-	if timeout <= 0 {
-		timeout = 30 * time.Second
-	}
 	// The user of a host that asks before acting: the driver answers each
 	// such prompt as it appears.
 	for v, dialog := range map[string]string{"message-consent": "message", "tool-call-approval": "tool-call"} {
@@ -119,13 +132,10 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		// The driver knows its host: the suite to bind is the fresh View.
 		ms := float64(timeout.Milliseconds())
 		if err := h.Page.Locator(`[data-testid="rpc-log"] li[data-dir="host"]`).Filter(playwright.LocatorFilterOptions{HasText: "re-rendering the View"}).First().WaitFor(playwright.LocatorWaitForOptions{Timeout: &ms}); err != nil {
-			return nil, fmt.Errorf("the View was never re-rendered: %w", err)
+			return fmt.Errorf("the View was never re-rendered: %w", err)
 		}
 	}
-	if env.UseRelay() {
-		return env.AwaitRelay(ctx, timeout)
-	}
-	return h.Bind(ctx, timeout)
+	return nil
 }
 
 // callFromPicker calls a tool through the host's tool picker, as a user of

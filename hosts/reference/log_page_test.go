@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/runner"
 )
 
 // The host page's protocol log is drawn in batches, not once per message:
@@ -21,7 +22,7 @@ func TestProtocolLogIsDrawnInBatches(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	h := reference.New()
-	sbi, err := h.Setup(ctx, env(t))
+	sbi, err := runner.SetUp(ctx, h, runner.Options{Env: env(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -23,6 +24,7 @@ import (
 // the difference. The specificity pass (selftest) then proves no check
 // goes red under it.
 func TestVariationsTakeEffect(t *testing.T) {
+	e2etest.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	proven := map[string]bool{}

@@ -78,9 +78,18 @@ func New(builtin Profile, h Hooks, o Options) *Chat {
 func Register(profile func() Profile, h Hooks) (newDefault func() *Chat, newWith func(Options) *Chat) {
 	newWith = func(o Options) *Chat { return New(profile(), h, o) }
 	newDefault = func() *Chat { return newWith(Options{}) }
-	hosts.Register(profile().Product, func() hosts.Host { return newDefault() })
+	hosts.Register(profile().Product, func(p hosts.Params) (hosts.Host, error) {
+		if err := p.Unaltered(); err != nil {
+			return nil, err
+		}
+		return newWith(Options{Getenv: p.Getenv}), nil
+	})
 	return newDefault, newWith
 }
+
+// AppTimeout is the app's default wait on a hosted product
+// (hosts.AppWaiter): a model composes the answer that shows it.
+func (c *Chat) AppTimeout() time.Duration { return 90 * time.Second }
 
 // Builtin is the product's built-in profile (before the environment).
 func (c *Chat) Builtin() Profile { return c.builtin }
@@ -108,24 +117,25 @@ var ErrNoStorageState = errors.New("no storage state")
 
 // Setup loads the profile, opens a browser context logged in from the
 // storage state, starts a conversation, asks the model for the suite and
-// binds to it. Every failure names the variable that controls the step.
-func (c *Chat) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, error) {
+// waits for its app to show (the runner binds to it). Every failure names
+// the variable that controls the step.
+func (c *Chat) Setup(ctx context.Context, env hosts.Env) error {
 	if env.Logf != nil {
 		c.logf = env.Logf
 	}
 	p, err := LoadProfile(c.builtin, c.getenv)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c.Profile = p
 	c.logf("%s: this driver is experimental: its selectors and steps follow public descriptions of %s and are tested against a local imitation, not the live product (see docs/hosted.md)", p.Product, p.DisplayName)
 	if p.StorageState == "" || p.StorageState == None {
-		return nil, fmt.Errorf("%w: %s is not set or empty: %s needs a logged-in session. Run `mcpconform login --host %s --out FILE` and set %s to FILE's path (in CI, write the secret to a file first; see docs/hosted.md)",
+		return fmt.Errorf("%w: %s is not set or empty: %s needs a logged-in session. Run `mcpconform login --host %s --out FILE` and set %s to FILE's path (in CI, write the secret to a file first; see docs/hosted.md)",
 			ErrNoStorageState, p.Var("StorageState"), p.DisplayName, p.Product, p.Var("StorageState"))
 	}
 	st, err := LoadStorageState(p.StorageState, c.logf)
 	if err != nil {
-		return nil, fmt.Errorf("%w (from %s)", err, p.Var("StorageState"))
+		return fmt.Errorf("%w (from %s)", err, p.Var("StorageState"))
 	}
 	c.State = st
 	c.logf("%s: storage state from %s: %d cookies, %d origins", p.Product, p.Var("StorageState"), st.Cookies, st.Origins)
@@ -141,39 +151,26 @@ func (c *Chat) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 		Viewport:     &playwright.Size{Width: 1440, Height: 1000},
 		ColorScheme:  playwright.ColorSchemeLight,
 	}); err != nil {
-		return nil, st.RedactErr(err)
+		return st.RedactErr(err)
 	}
 	c.Page.SetDefaultTimeout(float64(p.PageTimeout.Milliseconds()))
 	if err := c.checkSelectors(); err != nil {
-		return nil, err
+		return err
 	}
 	if err := c.openConversation(ctx); err != nil {
-		return nil, st.RedactErr(err)
+		return st.RedactErr(err)
 	}
 	if err := c.hooks.DismissModal(ctx, c, p.ModalWait); err != nil {
-		return nil, err
+		return err
 	}
 	if err := c.hooks.SendPrompt(ctx, c, p.ExpandedPrompt()); err != nil {
-		return nil, err
+		return err
 	}
-	timeout := env.AppTimeout
-	if timeout <= 0 {
-		timeout = 90 * time.Second
-	}
-	start := time.Now()
-	if err := c.hooks.FindApp(ctx, c, timeout); err != nil {
-		return nil, err
-	}
-	left := timeout - time.Since(start)
-	if left < 10*time.Second {
-		left = 10 * time.Second
-	}
-	sb, err := c.Bind(ctx, left)
-	if err != nil {
-		return nil, err
+	if err := c.hooks.FindApp(ctx, c, env.AppTimeout); err != nil {
+		return err
 	}
 	c.watchApprovals()
-	return sb, nil
+	return nil
 }
 
 // Teardown stops the approval watcher and closes the browser context.

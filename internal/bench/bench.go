@@ -23,8 +23,9 @@ import (
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/browser"
+	"github.com/mcpconform/mcpconform/internal/conform"
 	"github.com/mcpconform/mcpconform/internal/proctree"
-	"github.com/mcpconform/mcpconform/internal/session"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
 )
@@ -50,7 +51,7 @@ type Options struct {
 	// Reports keeps the full run's reports and evidence in this
 	// directory ("" writes them to a temporary one).
 	Reports string
-	Launch  bridge.Options
+	Launch  browser.Options
 	// Version is the tool's version, for the reports.
 	Version string
 }
@@ -116,12 +117,12 @@ func Run(ctx context.Context, o Options, logf func(string, ...any)) (*Result, er
 	phase("process start", age)
 
 	var browserWall time.Duration
-	s, err := session.Start(ctx, session.Options{Launch: o.Launch, Logf: logf,
+	s, err := conform.Start(ctx, conform.Options{Launch: o.Launch, Logf: logf,
 		OnPhase: func(p string, d time.Duration) {
 			switch p {
-			case session.PhaseFixtures:
+			case conform.PhaseFixtures:
 				phase("fixture servers", time.Since(last))
-			case session.PhaseBrowser:
+			case conform.PhaseBrowser:
 				browserWall = time.Since(last)
 			}
 		}})
@@ -159,26 +160,24 @@ func Run(ctx context.Context, o Options, logf func(string, ...any)) (*Result, er
 		return res, err
 	}
 	if o.RelayTrips > 0 {
-		rl := s.NewRelay(hosts.BridgeRelay)
+		rl := s.NewRelay()
 		defer rl.Close()
-		renv := env
-		renv.Relay, renv.Bridge = rl, hosts.BridgeRelay
-		return res, relayBench(ctx, renv, o, res)
+		return res, relayBench(ctx, runner.Options{Env: env, Relay: rl, Bridge: runner.BridgeRelay}, o, res)
 	}
 	return res, nil
 }
 
 // referenceWith sets up a reference host of its own for the measurements
 // named what and returns its suite bridge as a B (the evaluate bridge, or
-// the relay's under env.Bridge relay). teardown is always to be called.
-func referenceWith[B hosts.SuiteBridge](ctx context.Context, env hosts.Env, what string) (h *reference.Host, sb B, teardown func(), err error) {
+// the relay's under ro.Bridge relay). teardown is always to be called.
+func referenceWith[B hosts.SuiteBridge](ctx context.Context, ro runner.Options, what string) (h *reference.Host, sb B, teardown func(), err error) {
 	h = reference.New()
 	teardown = func() {
 		tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		h.Teardown(tctx)
 	}
-	sbi, err := h.Setup(ctx, env)
+	sbi, err := runner.SetUp(ctx, h, ro)
 	if err != nil {
 		return h, sb, teardown, fmt.Errorf("setting up the reference host for %s: %w", what, err)
 	}
@@ -193,19 +192,19 @@ func referenceWith[B hosts.SuiteBridge](ctx context.Context, env hosts.Env, what
 // through the relay bridge only, the same round trip: each request goes
 // from the View to the runner and its result back as the View's
 // tools/call through the host to the fixture server.
-func relayBench(ctx context.Context, env hosts.Env, o Options, res *Result) error {
-	h, sb, teardown, err := referenceWith[*relay.Bridge](ctx, env, "the relay measurements")
+func relayBench(ctx context.Context, ro runner.Options, o Options, res *Result) error {
+	h, sb, teardown, err := referenceWith[*relay.Bridge](ctx, ro, "the relay measurements")
 	defer teardown()
 	if err != nil {
 		return err
 	}
 	// Warm-up, then the measurement, with the runner's relay poll wait.
-	wopts := runner.RoundTripOptions{RoundTrips: 10, ConfigureDiag: sb.ConfigureDiag, PollWait: runner.RelayPollWait}
-	if _, err := runner.MeasureRoundTrips(ctx, sb, h, wopts); err != nil {
+	wopts := RoundTripOptions{RoundTrips: 10, ConfigureDiag: sb.ConfigureDiag, PollWait: relay.PollWait}
+	if _, err := MeasureRoundTrips(ctx, sb, h, wopts); err != nil {
 		return fmt.Errorf("warming up the relay: %w", err)
 	}
 	wopts.RoundTrips = o.RelayTrips
-	rt, err := runner.MeasureRoundTrips(ctx, sb, h, wopts)
+	rt, err := MeasureRoundTrips(ctx, sb, h, wopts)
 	if err != nil {
 		return fmt.Errorf("relay round trips: %w", err)
 	}
@@ -299,7 +298,7 @@ func hostPageLoaded(ctx context.Context, h *reference.Host, from, to time.Time) 
 // dispatchBench measures, in a second reference host in the same browser,
 // the round trip under both polling policies and bare evaluates.
 func dispatchBench(ctx context.Context, env hosts.Env, o Options, res *Result) error {
-	h, sb, teardown, err := referenceWith[*bridge.Suite](ctx, env, "the dispatch measurements")
+	h, sb, teardown, err := referenceWith[*bridge.Suite](ctx, runner.Options{Env: env}, "the dispatch measurements")
 	defer teardown()
 	if err != nil {
 		return err
@@ -309,10 +308,10 @@ func dispatchBench(ctx context.Context, env hosts.Env, o Options, res *Result) e
 		return err
 	}
 	// A few round trips first, so that no cold path is measured.
-	if _, err := runner.MeasureRoundTrips(ctx, sb, h, runner.RoundTripOptions{RoundTrips: 10, Configure: configure}); err != nil {
+	if _, err := MeasureRoundTrips(ctx, sb, h, RoundTripOptions{RoundTrips: 10, Configure: configure}); err != nil {
 		return fmt.Errorf("warming up: %w", err)
 	}
-	lp, err := runner.MeasureRoundTrips(ctx, sb, h, runner.RoundTripOptions{Policy: runner.LongPoll, RoundTrips: o.RoundTrips, Configure: configure})
+	lp, err := MeasureRoundTrips(ctx, sb, h, RoundTripOptions{Policy: LongPoll, RoundTrips: o.RoundTrips, Configure: configure})
 	if err != nil {
 		return fmt.Errorf("long-poll round trips: %w", err)
 	}
@@ -344,13 +343,13 @@ func dispatchBench(ctx context.Context, env hosts.Env, o Options, res *Result) e
 
 	if o.BaselineTrips > 0 {
 		res.IntervalMs = float64(o.Interval.Milliseconds())
-		fx, err := runner.MeasureRoundTrips(ctx, sb, h, runner.RoundTripOptions{Policy: runner.FixedInterval, Interval: o.Interval, RoundTrips: o.BaselineTrips, Configure: configure})
+		fx, err := MeasureRoundTrips(ctx, sb, h, RoundTripOptions{Policy: FixedInterval, Interval: o.Interval, RoundTrips: o.BaselineTrips, Configure: configure})
 		if err != nil {
 			return fmt.Errorf("fixed-interval round trips: %w", err)
 		}
 		fs := statOf(fx.MS)
 		res.Fixed = &fs
-		rp, err := runner.MeasureRoundTrips(ctx, sb, h, runner.RoundTripOptions{Policy: runner.FixedInterval, Interval: o.Interval, RoundTrips: o.BaselineTrips,
+		rp, err := MeasureRoundTrips(ctx, sb, h, RoundTripOptions{Policy: FixedInterval, Interval: o.Interval, RoundTrips: o.BaselineTrips,
 			GapMs: int(o.Interval.Milliseconds()), Configure: configure})
 		if err != nil {
 			return fmt.Errorf("fixed-interval round trips at a random phase: %w", err)

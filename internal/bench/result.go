@@ -10,7 +10,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/mcpconform/mcpconform/report"
-	"github.com/mcpconform/mcpconform/runner"
 )
 
 // Stat is the median and p99 of a sample, in milliseconds.
@@ -21,7 +20,7 @@ type Stat struct {
 }
 
 func statOf(ms []float64) Stat {
-	return Stat{N: len(ms), MedianMs: runner.Quantile(ms, 0.5), P99Ms: runner.Quantile(ms, 0.99)}
+	return Stat{N: len(ms), MedianMs: Quantile(ms, 0.5), P99Ms: Quantile(ms, 0.99)}
 }
 
 // Phase is one step of the full run.
@@ -269,13 +268,13 @@ func Median(runs []*Result) *Result {
 			}
 		}
 		if len(xs) > 0 {
-			m.Ratios[name] = runner.Quantile(xs, 0.5)
+			m.Ratios[name] = Quantile(xs, 0.5)
 		}
 	}
 	for _, r := range runs {
 		m.RunLoads = append(m.RunLoads, r.LoadAvg)
 	}
-	m.LongPollPolls = int(runner.Quantile(func() []float64 {
+	m.LongPollPolls = int(Quantile(func() []float64 {
 		var xs []float64
 		for _, r := range runs {
 			xs = append(xs, float64(r.LongPollPolls))
@@ -289,7 +288,7 @@ func Median(runs []*Result) *Result {
 				xs = append(xs, v)
 			}
 		}
-		return runner.Quantile(xs, 0.5)
+		return Quantile(xs, 0.5)
 	}
 	stat := func(get func(*Result) *Stat) *Stat {
 		if get(runs[0]) == nil {

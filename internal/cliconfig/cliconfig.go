@@ -14,6 +14,8 @@ import (
 
 	"github.com/sethvargo/go-envconfig"
 	"github.com/urfave/cli/v2"
+
+	"github.com/mcpconform/mcpconform/internal/envkeys"
 )
 
 // Environ is where MCPCONFORM_* variables are looked up.
@@ -128,4 +130,82 @@ func Args(c *cli.Context, edit func(name, value string) string, skip ...string) 
 		}
 	}
 	return args
+}
+
+// Overlay is Environ with the flags set on c's command line over the
+// variables their fields name (a field tagged `env:"OPERATOR"
+// flag:"operator"` makes --operator answer for MCPCONFORM_OPERATOR), for
+// every struct cfgs point to: the run's settings as one lookup, which a
+// host reads its own from (hosts.Params.Environ). Values are rendered as
+// the variables would be written (lists joined with commas).
+func Overlay(c *cli.Context, cfgs ...any) envconfig.Lookuper {
+	set := map[string]string{}
+	for _, cfg := range cfgs {
+		overlayFlags(c, reflect.TypeOf(cfg).Elem(), set)
+	}
+	return overlay{set: set, under: Environ}
+}
+
+func overlayFlags(c *cli.Context, t reflect.Type, set map[string]string) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("flag"), ",")
+		if name == "" && f.Type.Kind() == reflect.Struct {
+			overlayFlags(c, f.Type, set)
+			continue
+		}
+		key, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+		if name == "" || key == "" || !c.IsSet(name) {
+			continue
+		}
+		var v string
+		switch f.Type.Kind() {
+		case reflect.Bool:
+			v = fmt.Sprint(c.Bool(name))
+		case reflect.Int:
+			v = fmt.Sprint(c.Int(name))
+		case reflect.Slice:
+			v = strings.Join(c.StringSlice(name), ",")
+		default:
+			if f.Type == reflect.TypeFor[time.Duration]() {
+				v = c.Duration(name).String()
+			} else {
+				v = c.String(name)
+			}
+		}
+		set[Prefix+strings.TrimSpace(key)] = v
+	}
+}
+
+// overlay answers from set first, then from under.
+type overlay struct {
+	set   map[string]string
+	under envconfig.Lookuper
+}
+
+func (o overlay) Lookup(key string) (string, bool) {
+	if v, ok := o.set[key]; ok {
+		return v, true
+	}
+	return o.under.Lookup(key)
+}
+
+// Keys lists the keys of both (generic.Keyer), so env profiles defined
+// in the environment are still found through the overlay.
+func (o overlay) Keys() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	for k := range o.set {
+		add(k)
+	}
+	for _, k := range envkeys.Of(o.under) {
+		add(k)
+	}
+	return out
 }

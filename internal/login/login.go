@@ -18,9 +18,9 @@ import (
 
 	"github.com/mxschmitt/playwright-go"
 
-	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
+	"github.com/mcpconform/mcpconform/internal/browser"
 )
 
 // Options are the inputs of Run; tests set the seams.
@@ -30,7 +30,7 @@ type Options struct {
 	Login hosts.Login
 	// Out is the output file ("" picks one: see Run).
 	Out    string
-	Paths  bridge.Paths
+	Paths  browser.Paths
 	Getenv func(string) string
 	Stdout io.Writer
 	// Args are extra Chromium arguments (tests put a refusing proxy here,
@@ -54,7 +54,7 @@ func (e *UsageError) Unwrap() error { return e.Err }
 // hosts.LoginProfiler: its login profile (with the MCPCONFORM_<HOST>_*
 // overrides read through o.Getenv) becomes o.Login, then Run.
 func Host(ctx context.Context, host string, o Options) error {
-	h, _ := hosts.New(host)
+	h, _ := hosts.New(hosts.Params{Name: host, Environ: getenvEnviron(o.Getenv)})
 	lp, ok := h.(hosts.LoginProfiler)
 	if !ok {
 		return &UsageError{Err: fmt.Errorf("unknown host %q for login: choose one of %s", host, strings.Join(hosts.Logins(), ", "))}
@@ -86,12 +86,12 @@ func Run(ctx context.Context, o Options) error {
 		return errors.New("login opens a browser window for you to log in: DISPLAY is unset. Run it on a machine with a desktop (not in CI), then copy the file to CI as a secret (docs/hosted.md)")
 	}
 
-	// bridge.Launch starts the Playwright driver (installing it on first
+	// browser.Launch starts the Playwright driver (installing it on first
 	// use) and a Chromium whose traffic is held to loopback. Logging in
 	// needs the product's real site, so the window the user sees is a
 	// second Chromium from the same driver without that guard; it is only
 	// ever driven by the user.
-	br, err := bridge.Launch(bridge.Options{Paths: o.Paths})
+	br, err := browser.Launch(browser.Options{Paths: o.Paths})
 	if err != nil {
 		return err
 	}
@@ -234,4 +234,15 @@ func productCookies(st *playwright.StorageState, p *hosts.Login) int {
 		}
 	}
 	return n
+}
+
+// getenvEnviron is a getenv function as a hosts.Environ (nil: none).
+type getenvEnviron func(string) string
+
+func (g getenvEnviron) Lookup(key string) (string, bool) {
+	if g == nil {
+		return "", false
+	}
+	v := g(key)
+	return v, v != ""
 }

@@ -394,6 +394,8 @@ func forTest(spec string, prefer ...string) (b *tb, dir string) {
 
 func TestForTest(t *testing.T) {
 	f := setup(t)
+	defer func(s func() bool) { isShort = s }(isShort)
+	isShort = func() bool { return false }
 	t.Setenv(EnvRequire, "")
 	t.Setenv("CI", "")
 	const spec = "@modelcontextprotocol/server-basic-vanillajs@2.0.3"
@@ -415,6 +417,16 @@ func TestForTest(t *testing.T) {
 	if b, dir := forTest(spec, pre); dir != want || b.skipped != "" || b.failed != "" {
 		t.Fatalf("install on first use: %q %+v, want %q", dir, b, want)
 	}
+
+	// -short installs nothing: what is installed is used, the rest skips.
+	isShort = func() bool { return true }
+	if b, dir := forTest(spec); dir != want || b.skipped != "" || b.failed != "" {
+		t.Errorf("-short with the package installed: %q %+v, want %q", dir, b, want)
+	}
+	if b, _ := forTest("left-pad@1.3.0"); !strings.Contains(b.skipped, "-short: left-pad@1.3.0 is not installed") || len(f.calls(t)) != 1 {
+		t.Errorf("-short without the package: %+v, npm calls %d (want the one install above)", b, len(f.calls(t)))
+	}
+	isShort = func() bool { return false }
 
 	// No npm: skipped, naming the package; required: failed.
 	t.Setenv("MCPCONFORM_CACHE", t.TempDir())

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/internal/ptytest"
-	"github.com/mcpconform/mcpconform/internal/testwait"
+	"github.com/mcpconform/mcpconform/internal/testkit/ptytest"
+	"github.com/mcpconform/mcpconform/internal/testkit/testwait"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpconform/mcpconform/internal/golden"
+	"github.com/mcpconform/mcpconform/internal/testkit/golden"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 )

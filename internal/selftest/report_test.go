@@ -1,0 +1,86 @@
+package selftest_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/selftest"
+	"github.com/mcpconform/mcpconform/protocol"
+	"github.com/mcpconform/mcpconform/report"
+	"github.com/mcpconform/mcpconform/runner"
+)
+
+func TestPrintDefectRunCountsRedChecks(t *testing.T) {
+	cases := []report.Case{{Status: protocol.StatusFail}, {Status: protocol.StatusTimeout}, {Status: protocol.StatusOptional}, {Status: protocol.StatusPass}, {Status: protocol.StatusSkip}}
+	var b strings.Builder
+	selftest.PrintDefectRun(&b, selftest.DefectRun{Defect: "no-visibility-guard", Cases: cases})
+	if got := b.String(); !strings.HasPrefix(got, "ok   no-visibility-guard") || !strings.HasSuffix(got, " 3 check(s) red\n") {
+		t.Errorf("clean run printed %q", got)
+	}
+	b.Reset()
+	selftest.PrintDefectRun(&b, selftest.DefectRun{Defect: "d", Problems: []string{"x stayed green"}, Err: errors.New("boom")})
+	want := "      run failed: boom\n      x stayed green\n"
+	if got := b.String(); !strings.HasPrefix(got, "BAD  d") || !strings.HasSuffix(got, " 0 check(s) red\n"+want) {
+		t.Errorf("bad run printed %q", got)
+	}
+}
+
+func TestPrintVariationRun(t *testing.T) {
+	var b strings.Builder
+	r := selftest.VariationRun{Variations: []string{"no-agent", "no-theme"}, Problems: []string{"did not take effect"}}
+	selftest.PrintVariationRun(&b, r)
+	if got := b.String(); !strings.HasPrefix(got, "BAD  variation no-agent+no-theme") || !strings.Contains(got, r.Tally()) || !strings.HasSuffix(got, "\n      did not take effect\n") {
+		t.Errorf("printed %q", got)
+	}
+}
+
+func TestSummaryAndSpecificityReport(t *testing.T) {
+	s := selftest.Summary{Checks: 4, Proven: []string{"a", "b"}, Unproven: []string{"c"}, Missing: []string{"d"},
+		Baseline: []string{"e failed"}, FalseFail: []string{"f under g: FAIL m"}, Runs: make([]selftest.DefectRun, 3)}
+	var b strings.Builder
+	s.Report(&b, selftest.ScopeArea, 2400*time.Millisecond)
+	want := "defect-free host: e failed\nnot in the table: d\nunproven: c\nfalse failure: f under g: FAIL m\n" +
+		"mutation score: 2/4 checks proven (50%), 1 false failures, 3 defects, scope area, 2s\n"
+	if got := b.String(); got != want {
+		t.Errorf("summary:\n%s\nwant:\n%s", got, want)
+	}
+	b.Reset()
+	sp := selftest.Specificity{Runs: make([]selftest.VariationRun, 2), FalseFail: []string{"h under no-agent: TIMEOUT"}}
+	sp.Report(&b, 61*time.Second)
+	if got, want := b.String(), "false failure: h under no-agent: TIMEOUT\nspecificity: 2 variations, 1 false failures, 1m1s\n"; got != want {
+		t.Errorf("specificity:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// RunAndReport prints a line per defect run and the score, and with
+// specificity a line per variation and its score; a problem in either pass
+// makes it not ok.
+func TestRunAndReport(t *testing.T) {
+	tab := selftest.Table{Red: map[string][]string{"a/one": {"ping-unanswered"}}}
+	fake := func(_ context.Context, h hosts.Host, _ runner.Options) (report.HostRun, error) {
+		st := protocol.StatusPass
+		if h.(*reference.Host).Defects()["ping-unanswered"] {
+			st = protocol.StatusFail
+		}
+		return report.HostRun{Cases: []report.Case{{TestMeta: protocol.TestMeta{ID: "a/one", Clause: protocol.ClauseMust}, Status: st}}}, nil
+	}
+	var b strings.Builder
+	ok, err := selftest.RunAndReport(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeFull}, false, &b)
+	out := b.String()
+	if err != nil || !ok || !strings.Contains(out, "ok   ping-unanswered") || !strings.Contains(out, "mutation score: 1/1 checks proven (100%), 0 false failures") || strings.Contains(out, "specificity:") {
+		t.Fatalf("ok %v, err %v:\n%s", ok, err, out)
+	}
+	// The specificity pass counts against the whole catalogue, which this
+	// fake's one check is not: every variation run is BAD.
+	b.Reset()
+	ok, err = selftest.RunAndReport(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeFull}, true, &b)
+	out = b.String()
+	if err != nil || ok || !strings.Contains(out, "BAD  variation no-agent") || !strings.Contains(out, "\nspecificity: ") {
+		t.Fatalf("ok %v, err %v:\n%s", ok, err, out)
+	}
+}

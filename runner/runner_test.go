@@ -139,9 +139,9 @@ type fakeHost struct {
 	clicks int
 }
 
-func (h *fakeHost) Name() string { return "fake" }
+func (h *fakeHost) Name() string                           { return "fake" }
 func (h *fakeHost) Setup(context.Context, hosts.Env) error { return errors.New("not used") }
-func (h *fakeHost) Teardown(context.Context) error { return nil }
+func (h *fakeHost) Teardown(context.Context) error         { return nil }
 func (h *fakeHost) ClickTrigger(_ context.Context, r protocol.Request) (protocol.Result, error) {
 	h.clicks++
 	return protocol.Result{OK: true}, nil

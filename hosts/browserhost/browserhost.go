@@ -505,4 +505,5 @@ func (b *Base) OpenForSetup(env hosts.Env) error {
 	b.Page.OnDialog(func(d playwright.Dialog) { d.Dismiss() })
 	return nil
 }
+
 var _ hosts.FrameBinder = (*Base)(nil)

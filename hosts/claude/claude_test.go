@@ -8,8 +8,8 @@ import (
 
 	"github.com/mcpconform/mcpconform/hosts/claude"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
-	"github.com/mcpconform/mcpconform/internal/testkit/webchattest"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/webchattest"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 

@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
-	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
-	"github.com/mcpconform/mcpconform/internal/testkit/hostreview"
 	"github.com/mcpconform/mcpconform/internal/nodeproc"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/hostreview"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"

@@ -96,7 +96,7 @@ func TestAppToolHiddenFallbackPath(t *testing.T) {
 // the ones the fallback path needs) from the runner.
 type withoutToolList struct{ h *reference.Host }
 
-func (w withoutToolList) Name() string { return "reference-no-toollist" }
+func (w withoutToolList) Name() string                                 { return "reference-no-toollist" }
 func (w withoutToolList) Setup(ctx context.Context, e hosts.Env) error { return w.h.Setup(ctx, e) }
 func (w withoutToolList) BindSuite(ctx context.Context, d time.Duration) (hosts.SuiteBridge, error) {
 	return w.h.BindSuite(ctx, d)
@@ -175,7 +175,7 @@ func setUpReference(t *testing.T, timeout time.Duration) (context.Context, *refe
 
 type bare struct{ h *reference.Host }
 
-func (b bare) Name() string { return "reference-bare" }
+func (b bare) Name() string                                 { return "reference-bare" }
 func (b bare) Setup(ctx context.Context, e hosts.Env) error { return b.h.Setup(ctx, e) }
 func (b bare) BindSuite(ctx context.Context, d time.Duration) (hosts.SuiteBridge, error) {
 	return b.h.BindSuite(ctx, d)

@@ -36,6 +36,9 @@ var consumerSpecs = []string{
 // at the repository root, is used where it holds a pinned package.
 func consumers(t *testing.T) (node, modules string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: runs the third-party parsers in Node")
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		msg := "third-party parsers unavailable: no node on PATH (install Node.js >= 20) to run " + strings.Join(consumerSpecs, ", ")

@@ -122,8 +122,8 @@ func Instructions(serverURL, secondURL string, o Options, appTimeout string) str
 }
 
 // Setup prints the instructions. The runner then waits, up to
-// env.AppTimeout, for the suite's View to appear on the relay: this host
-// offers no app frame.
+// env.AppTimeout, for the suite's View to call the fixture server: this
+// host offers no app frame.
 func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 	if env.ServerURL == "" {
 		return errors.New("--host connect: the run has no fixture server URL to give the host")
@@ -195,7 +195,7 @@ func (h *Host) Perform(ctx context.Context, req protocol.Request) (protocol.Resu
 }
 
 // watchWait bounds each of the watch's long-polls. It is short: the View
-// serves one relay command at a time, so the resolve that follows the
+// serves one runner command at a time, so the resolve that follows the
 // person's answer waits behind the watch's last poll for up to this long.
 const watchWait = time.Second
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -15,24 +14,14 @@ import (
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
-// A profile host has the method of every capability a profile can give
-// (kinds), and Supports (hosts.CapabilitySet) says which of them its
+// A profile host has the method of every capability (a test holds it to
+// the capability table), and Supports (hosts.CapabilitySet) says which of them its
 // profile configures: hosts.Supports and hosts.Dispatch ask it first, so
 // an unconfigured capability is absent for the runner and the reports and
 // is answered "unsupported" without its method being called.
 
-// kinds are the capabilities a profile host can have. Other protocol kinds
-// are never supported by a profile host.
-var kinds = []protocol.Kind{
-	protocol.KindClickTrigger, protocol.KindConfirmDialog, protocol.KindCheckLinkOpen,
-	protocol.KindConversationContains, protocol.KindToggleTheme, protocol.KindReadModelToolList,
-	protocol.KindInspectFrame, protocol.KindReadConsole, protocol.KindResetIsolation,
-	protocol.KindCancelTool, protocol.KindCloseView, protocol.KindCheckDownload, protocol.KindOpenTool,
-}
-
-// Supports reports whether the profile gives the host capability k (one
-// of kinds).
-func (h *Host) Supports(k protocol.Kind) bool { return h.cfg.caps[k] && slices.Contains(kinds, k) }
+// Supports reports whether the profile gives the host capability k.
+func (h *Host) Supports(k protocol.Kind) bool { return h.cfg.caps[k] }
 
 // ClickTrigger clicks the suite's trigger button for real. Other Views
 // (a host may show several apps) can have scrolled the suite's iframe out

@@ -24,8 +24,9 @@
 //     variable as a *ProfileError (errors.Is ErrProfile: bad input, exit
 //     code 2), naming the variable and step to fix. An empty value counts
 //     as missing: it is what an unset CI secret expands to.
-//   - Setup runs START until READY (within START_TIMEOUT), the steps within
-//     STEP_TIMEOUT each and binds to the suite within the app timeout. A
+//   - Setup runs START until READY (within START_TIMEOUT) and the steps
+//     within STEP_TIMEOUT each; BindSuite then finds the suite in the app
+//     frame within the app timeout (the runner calls both). A
 //     START that exits or is not ready, a step that does not complete or
 //     an app that never shows is a *SetupError (ErrStep, ErrAppNotShown:
 //     infrastructure, exit code 3) naming the variable and step, with a
@@ -34,5 +35,7 @@
 // The value Lookup and New return is a hosts.CapabilitySet: its Supports
 // answers for exactly the capabilities the profile configures (see
 // caps.go), so the runner and the reports see no capability the profile
-// does not give.
+// does not give. The package registers env profiles as the hosts of every
+// name no built-in has (hosts.SetFallback), so `--host NAME` runs the
+// profile NAME.
 package generic

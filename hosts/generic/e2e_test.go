@@ -145,7 +145,7 @@ func TestInspectorThroughProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The same capabilities, of those a profile can have.
-	for _, k := range kinds {
+	for _, k := range protocol.Kinds {
 		if hosts.Supports(h, k) != hosts.Supports(builtin, k) {
 			t.Errorf("%s: the profile host supports it %v, the Go driver %v", k, hosts.Supports(h, k), hosts.Supports(builtin, k))
 		}
@@ -201,7 +201,7 @@ func TestReferenceThroughProfileAndHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range kinds {
+	for _, k := range protocol.Kinds {
 		if !hosts.Supports(h, k) {
 			t.Errorf("the reference profile lacks %s", k)
 		}

@@ -13,7 +13,7 @@ import (
 // ms in Chromium for what the backend answers in 0.2 ms (renderer →
 // network service → backend and back, with loader bookkeeping); a message
 // on an open socket costs about 0.2 ms. Every tools/call of a View crosses
-// this hop, the relay bridge's polls included (docs/performance.md).
+// this hop, long-polled ones included (docs/performance.md).
 // POST /api/app stays for a page whose socket could not open.
 
 // socketRequest is an appRequest with the id its answer carries back.
@@ -23,7 +23,7 @@ type socketRequest struct {
 }
 
 // serveAppSocket answers appRequests on a WebSocket, each as soon as it is
-// done: requests are independent (a long-polled relay call must not hold
+// done: requests are independent (a long-polled tools/call must not hold
 // up a resources/read), so they run concurrently and answers may overtake
 // each other. The connection lives as long as the page's request context:
 // the server's Close cancels it.

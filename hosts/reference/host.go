@@ -204,9 +204,9 @@ func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Res
 	if el, err := h.SuiteFrameElement(); err == nil {
 		el.ScrollIntoViewIfNeeded(playwright.ElementHandleScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
 	} else {
-		// No bridge into the frame (--bridge relay): the suite's View is
-		// the first app card, the one Setup opened; scrolling the host
-		// page reaches into no View.
+		// The runner did not bind the suite in its frame: the suite's
+		// View is the first app card, the one Setup opened; scrolling the
+		// host page reaches into no View.
 		h.Page.Locator(`iframe[data-testid="app-frame"]`).First().ScrollIntoViewIfNeeded(playwright.LocatorScrollIntoViewIfNeededOptions{Timeout: playwright.Float(2000)})
 	}
 	if err := h.callFromPicker(req.Tool, args); err != nil {

@@ -79,5 +79,5 @@ func AppHandler(conns []*Conn) http.Handler {
 // origin hostOrigin (only that origin may frame it and drive it). The
 // proxy renders the View's HTML in a srcdoc iframe under the CSP built
 // from the csp query parameter (the View's _meta.ui.csp as JSON) and
-// relays JSON-RPC both ways.
+// passes JSON-RPC on both ways.
 func SandboxHandler(hostOrigin string) http.Handler { return sandboxHandler(hostOrigin, nil, nil) }

@@ -3,7 +3,6 @@ package selftest_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/internal/selftest"
-	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -134,24 +132,4 @@ func TestSpecificityCatchesFalseFailures(t *testing.T) {
 	if n := len(selftest.VariationSets()); n != len(reference.Variations)+len(selftest.Combinations) || n < 15 {
 		t.Errorf("%d default variation sets", n)
 	}
-}
-
-// TestSpecificityOnly runs the specificity pass alone (what TestSelfTest
-// runs after the mutation pass), for working on the suite's checks:
-// MCPCONFORM_SPECIFICITY=only go test -run TestSpecificityOnly -timeout 30m.
-// MCPCONFORM_VARIATIONS=a,b+c limits it to those variation sets.
-func TestSpecificityOnly(t *testing.T) {
-	if os.Getenv("MCPCONFORM_SPECIFICITY") != "only" {
-		t.Skip("set MCPCONFORM_SPECIFICITY=only (TestSelfTest runs the pass in CI)")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
-	defer cancel()
-	env := e2etest.Env(t, 30*time.Second)
-	var sets [][]string
-	if v := os.Getenv("MCPCONFORM_VARIATIONS"); v != "" {
-		for _, s := range strings.Split(v, ",") {
-			sets = append(sets, strings.Split(s, "+"))
-		}
-	}
-	checkSpecificitySets(t, ctx, env, sets)
 }

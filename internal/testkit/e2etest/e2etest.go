@@ -12,6 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -83,8 +87,50 @@ func Require(t testing.TB) {
 // fast loop (go test -short ./...) starts no browser and installs nothing.
 func SkipShort(t testing.TB) {
 	t.Helper()
+	if f := misplaced(); f != "" {
+		t.Fatalf("%s drives a real browser but lives in %s: browser tests live in *_e2e_test.go files, so that the fast loop's files are the rest", testName(), f)
+	}
 	if testing.Short() {
 		t.Skip("-short: this test drives a real browser")
+	}
+}
+
+// misplaced is the file of the calling test or benchmark function when
+// its name does not end in e2e_test.go ("" when it does, or when no such
+// frame is found).
+func misplaced() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		if testFunc.MatchString(f.Function) && strings.HasSuffix(f.File, "_test.go") {
+			// This package's own tests call it as a browser test would.
+			if strings.HasSuffix(f.File, "e2e_test.go") || strings.Contains(f.Function, "/e2etest.") {
+				return ""
+			}
+			return filepath.Base(f.File)
+		}
+		if !more {
+			return ""
+		}
+	}
+}
+
+// testFunc matches a test or benchmark function, or a closure in one.
+var testFunc = regexp.MustCompile(`\.(Test|Benchmark)[^./]*(\.func\d+(\.\d+)*)*$`)
+
+// testName is the test's name, for the message.
+func testName() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		if m := testFunc.FindString(f.Function); m != "" {
+			return strings.SplitN(m[1:], ".", 2)[0]
+		}
+		if !more {
+			return "this test"
+		}
 	}
 }
 

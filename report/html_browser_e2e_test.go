@@ -35,6 +35,9 @@ var (
 
 func browserForHTML(t *testing.T) *browser.Browser {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: this test drives a real browser")
+	}
 	htmlBrowserOnce.Do(func() { htmlBrowser, htmlBrowserErr = browser.Launch(browser.Options{}) })
 	if htmlBrowserErr != nil {
 		if npmcache.Required() || !errors.Is(htmlBrowserErr, browser.ErrNoBrowser) {

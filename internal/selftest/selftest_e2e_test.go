@@ -1,0 +1,67 @@
+package selftest_test
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/internal/selftest"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+)
+
+// TestSelfTest proves every check can fail: under each reference-host
+// defect exactly the checks the table names go red, and every other check
+// stays green.
+func TestSelfTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the suite once per defect")
+	}
+	// One run per defect (64 of them): well past go test's default 10 m,
+	// so run it with -timeout (see .ci/run).
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Minute)
+	defer cancel()
+	env := e2etest.Env(t, 30*time.Second)
+	tab, err := selftest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// CI proves every check with each defect's areas only (a few minutes);
+	// MCPCONFORM_SELFTEST=full runs the whole suite under every defect, as
+	// `mcpconform selftest` does by default.
+	scope := selftest.ScopeArea
+	if os.Getenv("MCPCONFORM_SELFTEST") == "full" {
+		scope = selftest.ScopeFull
+	}
+	start := time.Now()
+	s, err := selftest.Run(ctx, tab, selftest.Options{
+		Scope:    scope,
+		Parallel: 3,
+		Env:      env,
+		Progress: func(r selftest.DefectRun) {
+			t.Logf("%6.1fs %s: %d problem(s)", time.Since(start).Seconds(), r.Defect, len(r.Problems))
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range s.Baseline {
+		t.Errorf("defect-free host: %s", p)
+	}
+	for _, id := range s.Missing {
+		t.Errorf("check %s is missing from table.json", id)
+	}
+	for _, id := range s.Unproven {
+		t.Errorf("check %s is unproven", id)
+	}
+	for _, r := range s.Runs {
+		if r.Err != nil {
+			t.Errorf("%s: run failed: %v", r.Defect, r.Err)
+		}
+		for _, p := range r.Problems {
+			t.Errorf("%s: %s", r.Defect, p)
+		}
+	}
+	t.Logf("mutation score %d/%d (scope %s) in %s", len(s.Proven), s.Checks, scope, time.Since(start).Round(time.Second))
+	checkSpecificity(t, ctx, env)
+}

@@ -56,3 +56,25 @@ func TestNoHostPackageMentionsTheRelay(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Only the browser hosts' base binds the suite in a frame: it alone
+// imports the evaluate bridge, so a host whose BindSuite the runner does
+// not call (a relay run) evaluates in no app frame, whatever the host.
+func TestOnlyTheBrowserBaseImportsTheEvaluateBridge(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to list the packages' imports")
+	}
+	const mod = "github.com/mcpconform/mcpconform/"
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", mod+"hosts/...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(l)
+		for _, imp := range f[1:] {
+			if imp == mod+"bridge" && f[0] != mod+"hosts/browserhost" {
+				t.Errorf("%s imports the evaluate bridge; only hosts/browserhost may (its BindSuite)", f[0])
+			}
+		}
+	}
+}

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts"
-	"github.com/mcpconform/mcpconform/internal/browser"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -59,8 +60,8 @@ func (h *countingHost) CheckLinkOpen(context.Context, protocol.Request) (protoco
 }
 
 func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
-	br := launch(t, browser.Options{})
-	ln := serveLoopback(t, func(w http.ResponseWriter, r *http.Request) {
+	br, _ := e2etest.Parts(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		if r.URL.Path == "/frame" {
 			w.Write([]byte(hostilePage))
@@ -68,7 +69,8 @@ func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
 		}
 		// The suite is looked for in frames, as in a host page.
 		w.Write([]byte(`<!doctype html><iframe src="/frame?` + r.URL.RawQuery + `"></iframe>`))
-	})
+	}))
+	t.Cleanup(srv.Close)
 
 	run := func(t *testing.T, mode string) (report.HostRun, error, *countingHost) {
 		c, p, err := br.NewPage()
@@ -76,7 +78,7 @@ func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close() })
-		if _, err := p.Goto("http://" + ln.Addr().String() + "/?mode=" + mode); err != nil {
+		if _, err := p.Goto(srv.URL + "/?mode=" + mode); err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -87,7 +89,7 @@ func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
 		}
 		h := &countingHost{}
 		hr, err := runner.Drive(ctx, s, h, runner.Options{Stall: 5 * time.Second}, report.HostRun{Host: "hostile"})
-		if p.URL() != "http://"+ln.Addr().String()+"/?mode="+mode {
+		if p.URL() != srv.URL+"/?mode="+mode {
 			t.Errorf("the page steered the browser to %s", p.URL())
 		}
 		return hr, err, h

@@ -80,7 +80,7 @@ func TestSuitePassesOnReferenceHost(t *testing.T) {
 func TestAppToolHiddenFallbackPath(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	hr, err := runner.Run(ctx, withoutToolList{reference.New()}, runner.Options{
+	hr, err := runner.Run(ctx, withoutToolList{lifeOnly{reference.New()}}, runner.Options{
 		Env:       env(t),
 		Selection: runner.Selection{Globs: []string{"visibility/app-tool-hidden"}},
 	})
@@ -92,16 +92,21 @@ func TestAppToolHiddenFallbackPath(t *testing.T) {
 	}
 }
 
+// lifeOnly is the reference host's life (setup, binding, teardown) with
+// none of its capabilities: a wrapper adds the ones it exposes.
+type lifeOnly struct{ h *reference.Host }
+
+func (l lifeOnly) Setup(ctx context.Context, e hosts.Env) error { return l.h.Setup(ctx, e) }
+func (l lifeOnly) BindSuite(ctx context.Context, d time.Duration) (hosts.SuiteBridge, error) {
+	return l.h.BindSuite(ctx, d)
+}
+func (l lifeOnly) Teardown(ctx context.Context) error { return l.h.Teardown(ctx) }
+
 // withoutToolList hides ReadModelToolList (and every other capability but
 // the ones the fallback path needs) from the runner.
-type withoutToolList struct{ h *reference.Host }
+type withoutToolList struct{ lifeOnly }
 
-func (w withoutToolList) Name() string                                 { return "reference-no-toollist" }
-func (w withoutToolList) Setup(ctx context.Context, e hosts.Env) error { return w.h.Setup(ctx, e) }
-func (w withoutToolList) BindSuite(ctx context.Context, d time.Duration) (hosts.SuiteBridge, error) {
-	return w.h.BindSuite(ctx, d)
-}
-func (w withoutToolList) Teardown(ctx context.Context) error { return w.h.Teardown(ctx) }
+func (w withoutToolList) Name() string { return "reference-no-toollist" }
 func (w withoutToolList) ClickTrigger(ctx context.Context, r protocol.Request) (protocol.Result, error) {
 	return w.h.ClickTrigger(ctx, r)
 }
@@ -115,7 +120,7 @@ func TestMissingCapabilitiesSkip(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	start := time.Now()
-	hr, err := runner.Run(ctx, bare{reference.New()}, runner.Options{Env: env(t)})
+	hr, err := runner.Run(ctx, bare{lifeOnly{reference.New()}}, runner.Options{Env: env(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,14 +178,10 @@ func setUpReference(t *testing.T, timeout time.Duration) (context.Context, *refe
 	return ctx, h, sb.(*bridge.Suite)
 }
 
-type bare struct{ h *reference.Host }
+// bare is the reference host with no capability at all.
+type bare struct{ lifeOnly }
 
-func (b bare) Name() string                                 { return "reference-bare" }
-func (b bare) Setup(ctx context.Context, e hosts.Env) error { return b.h.Setup(ctx, e) }
-func (b bare) BindSuite(ctx context.Context, d time.Duration) (hosts.SuiteBridge, error) {
-	return b.h.BindSuite(ctx, d)
-}
-func (b bare) Teardown(ctx context.Context) error { return b.h.Teardown(ctx) }
+func (b bare) Name() string { return "reference-bare" }
 
 // Polling must not give the app frame user activation, or clickTrigger
 // would prove nothing; a real click must.

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/runner"
@@ -17,10 +16,6 @@ import (
 // failing), not in the host: the check must be ERROR, not FAIL.
 type brokenDriver struct{ *reference.Host }
 
-func (b brokenDriver) Setup(ctx context.Context, e hosts.Env) error { return b.Host.Setup(ctx, e) }
-func (b brokenDriver) BindSuite(ctx context.Context, d time.Duration) (hosts.SuiteBridge, error) {
-	return b.Host.BindSuite(ctx, d)
-}
 func (b brokenDriver) ToggleTheme(context.Context, protocol.Request) (protocol.Result, error) {
 	return protocol.Result{}, errors.New("locator.click: element detached")
 }

@@ -52,7 +52,7 @@ func loadNoArgs(c *cli.Context, cfg any, hint string) error {
 // built-in hosts.
 func vocabulary() cliconfig.Vocabulary {
 	var names []string
-	for _, cfg := range []any{Config{}, reportConfig{}, serveConfig{}, browserConfig{}, benchConfig{}} {
+	for _, cfg := range []any{Config{}, reportConfig{}, serveConfig{}, browserConfig{}, benchConfig{}, soakConfig{}} {
 		names = append(names, cliconfig.Names(cfg)...)
 	}
 	names = append(names,

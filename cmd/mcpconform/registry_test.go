@@ -36,7 +36,11 @@ func init() {
 
 func (*paramHost) Name() string      { return "zz-registered" }
 func (*paramHost) BrowserFree() bool { return true }
-func (h *paramHost) Setup(context.Context, hosts.Env) error {
+func (h *paramHost) Setup(_ context.Context, env hosts.Env) error {
+	if h.out == nil { // no terminal: the run's log
+		env.Logf("zz-registered: showing the app at %s", h.url)
+		return nil
+	}
 	fmt.Fprintf(h.out, "zz-registered: showing the app at %s\n", h.url)
 	return nil
 }
@@ -126,5 +130,33 @@ func TestRunBuildsARegisteredHostWithItsParameters(t *testing.T) {
 	code = runIO([]string{"run", "--host", "zz-registered", "--host-defect", "no-visibility-guard", "--evidence-dir", ""}, strings.NewReader(""), &o, &e)
 	if code != ExitUsage || !strings.Contains(e.String(), `--host-defect applies to the reference host only, not "zz-registered"`) {
 		t.Errorf("a defect for a host that takes none: exit %d\n%s", code, e.String())
+	}
+}
+
+// `mcpconform soak` runs a case again and again and reports what did not
+// repeat; the registered host repeats itself. An unknown case is exit 2.
+func TestSoakRunsACaseAgain(t *testing.T) {
+	t.Setenv("MCPCONFORM_ZZ_REGISTERED_URL", "http://127.0.0.1:9/zz")
+	var o, e strings.Builder
+	code := runIO([]string{"soak", "--case", "zz-registered", "--runs", "2", "--load", "0"}, strings.NewReader(""), &o, &e)
+	if code != ExitOK {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, o.String(), e.String())
+	}
+	var row []string
+	for _, l := range strings.Split(o.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == "zz-registered" {
+			row = f
+		}
+	}
+	if len(row) < 5 || strings.Join(row[1:5], " ") != "2 0 0 0" {
+		t.Errorf("the case's row %q, want 2 runs and no difference, stall or infrastructure failure:\n%s", row, o.String())
+	}
+	if strings.Count(e.String(), "soak zz-registered ") != 2 {
+		t.Errorf("progress lines:\n%s", e.String())
+	}
+	o.Reset()
+	e.Reset()
+	if code := runIO([]string{"soak", "--case", "zz-nope", "--runs", "1"}, strings.NewReader(""), &o, &e); code != ExitUsage || !strings.Contains(e.String(), `unknown host "zz-nope"`) {
+		t.Errorf("an unknown case: exit %d\n%s", code, e.String())
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/internal/e2etest"
 	"github.com/mcpconform/mcpconform/internal/hostreview"
+	"github.com/mcpconform/mcpconform/internal/mcpproxy/mcpproxytest"
 	"github.com/mcpconform/mcpconform/internal/nodeproc"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 	"github.com/mcpconform/mcpconform/protocol"
@@ -255,4 +256,11 @@ func TestCORSFront(t *testing.T) {
 		c.Close()
 		t.Errorf("%s still accepts connections after close", host)
 	}
+}
+
+// An answer streamed back to a POST through the CORS front arrives whole
+// even when the proxy's transport reads the request body again after the
+// answer started (the stall of hosts/mcpui/README.md).
+func TestCORSFrontKeepsStreamedAnswer(t *testing.T) {
+	mcpproxytest.CheckStreamKept(t, corsHandler)
 }

@@ -13,6 +13,8 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"time"
+
+	"github.com/mcpconform/mcpconform/internal/mcpproxy"
 )
 
 // Servers are the two loopback origins of the host: the page (and its
@@ -48,25 +50,8 @@ func StartServers(page *Page, js, mcpURL string) (*Servers, error) {
 		PageURL:    "http://" + pl.Addr().String(),
 		SandboxURL: fmt.Sprintf("http://localhost:%d/sandbox", sl.Addr().(*net.TCPAddr).Port),
 	}
-	proxy := &httputil.ReverseProxy{
-		Rewrite: func(r *httputil.ProxyRequest) {
-			r.Out.URL.Scheme, r.Out.URL.Host, r.Out.URL.Path, r.Out.URL.RawPath = target.Scheme, target.Host, target.Path, target.RawPath
-			r.Out.Host = target.Host
-			// The backend's own request: the browser's Origin is the
-			// page's, not the fixture server's.
-			r.Out.Header.Del("Origin")
-		},
-		FlushInterval: -1, // SSE streams pass through as they come
-		// The page going away ends its open SSE stream: not an error.
-		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			if errors.Is(err, context.Canceled) || r.Context().Err() != nil {
-				return
-			}
-			http.Error(w, "fixture server: "+err.Error(), http.StatusBadGateway)
-		},
-	}
 	pm := http.NewServeMux()
-	pm.Handle("/mcp", proxy)
+	pm.Handle("/mcp", mcpProxy(target, nil))
 	pm.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		cfg := Config{MCP: s.PageURL + "/mcp", Sandbox: s.SandboxURL, Tool: r.URL.Query().Get("tool"), Args: map[string]any{}}
 		if a := r.URL.Query().Get("args"); a != "" {
@@ -94,6 +79,30 @@ func StartServers(page *Page, js, mcpURL string) (*Servers, error) {
 	go s.page.Serve(pl)
 	go s.sandbox.Serve(sl)
 	return s, nil
+}
+
+// mcpProxy is the page backend's /mcp: a reverse proxy to the MCP server
+// at target, over rt (nil: http.DefaultTransport).
+func mcpProxy(target *url.URL, rt http.RoundTripper) http.Handler {
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.Out.URL.Scheme, r.Out.URL.Host, r.Out.URL.Path, r.Out.URL.RawPath = target.Scheme, target.Host, target.Path, target.RawPath
+			r.Out.Host = target.Host
+			// The backend's own request: the browser's Origin is the
+			// page's, not the fixture server's.
+			r.Out.Header.Del("Origin")
+		},
+		Transport:     rt,
+		FlushInterval: -1, // SSE streams pass through as they come
+		// The page going away ends its open SSE stream: not an error.
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if errors.Is(err, context.Canceled) || r.Context().Err() != nil {
+				return
+			}
+			http.Error(w, "fixture server: "+err.Error(), http.StatusBadGateway)
+		},
+	}
+	return mcpproxy.FullDuplex(proxy)
 }
 
 // PageFor is the host page's URL showing tool called with args (JSON).

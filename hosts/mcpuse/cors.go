@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/internal/mcpproxy"
+	"github.com/mcpconform/mcpconform/internal/wiretrace"
 )
 
 // corsFront serves the fixture server on another loopback port with the
@@ -37,7 +38,9 @@ func startCORSFront(serverURL string) (*corsFront, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &corsFront{srv: &http.Server{Handler: corsHandler(target, nil), ReadHeaderTimeout: 10 * time.Second}}
+	h := wiretrace.Handler("cors-proxy", corsHandler(target, wiretrace.Transport("cors-proxy-out")))
+	f := &corsFront{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: wiretrace.ErrorLog(nil), ConnState: wiretrace.ConnState("cors-server")}}
 	f.URL = "http://" + ln.Addr().String() + "/" + strings.TrimPrefix(target.EscapedPath(), "/")
 	if target.RawQuery != "" {
 		f.URL += "?" + target.RawQuery
@@ -53,7 +56,7 @@ func corsHandler(target *url.URL, rt http.RoundTripper) http.Handler {
 	rp.Transport = rt
 	rp.FlushInterval = -1 // SSE streams pass through as they come
 	// A tab closing cuts its open stream: nothing to log.
-	rp.ErrorLog = log.New(io.Discard, "", 0)
+	rp.ErrorLog = wiretrace.ErrorLog(log.New(io.Discard, "", 0))
 	director := rp.Director
 	rp.Director = func(r *http.Request) {
 		director(r)
@@ -61,6 +64,7 @@ func corsHandler(target *url.URL, rt http.RoundTripper) http.Handler {
 		r.Header.Del("Origin") // the front, not the page, is the fixture server's client
 	}
 	rp.ErrorHandler = func(w http.ResponseWriter, r *http.Request, err error) {
+		wiretrace.Logf("cors-proxy ErrorHandler %s: %v (client: %v)", r.Method, err, r.Context().Err())
 		if errors.Is(err, context.Canceled) || r.Context().Err() != nil {
 			return // the page went away from an open stream
 		}

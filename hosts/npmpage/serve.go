@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/internal/mcpproxy"
+	"github.com/mcpconform/mcpconform/internal/wiretrace"
 )
 
 // Servers are the two loopback origins of the host: the page (and its
@@ -51,7 +52,7 @@ func StartServers(page *Page, js, mcpURL string) (*Servers, error) {
 		SandboxURL: fmt.Sprintf("http://localhost:%d/sandbox", sl.Addr().(*net.TCPAddr).Port),
 	}
 	pm := http.NewServeMux()
-	pm.Handle("/mcp", mcpProxy(target, nil))
+	pm.Handle("/mcp", wiretrace.Handler("page-proxy", mcpProxy(target, wiretrace.Transport("page-proxy-out"))))
 	pm.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		cfg := Config{MCP: s.PageURL + "/mcp", Sandbox: s.SandboxURL, Tool: r.URL.Query().Get("tool"), Args: map[string]any{}}
 		if a := r.URL.Query().Get("args"); a != "" {
@@ -74,7 +75,8 @@ func StartServers(page *Page, js, mcpURL string) (*Servers, error) {
 	})
 	sm := http.NewServeMux()
 	sm.HandleFunc("GET /sandbox", page.Sandbox)
-	s.page = &http.Server{Handler: pm, ReadHeaderTimeout: 10 * time.Second}
+	s.page = &http.Server{Handler: pm, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: wiretrace.ErrorLog(nil), ConnState: wiretrace.ConnState("page-server")}
 	s.sandbox = &http.Server{Handler: sm, ReadHeaderTimeout: 10 * time.Second}
 	go s.page.Serve(pl)
 	go s.sandbox.Serve(sl)
@@ -94,8 +96,10 @@ func mcpProxy(target *url.URL, rt http.RoundTripper) http.Handler {
 		},
 		Transport:     rt,
 		FlushInterval: -1, // SSE streams pass through as they come
+		ErrorLog:      wiretrace.ErrorLog(nil),
 		// The page going away ends its open SSE stream: not an error.
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			wiretrace.Logf("page-proxy ErrorHandler %s: %v (client: %v)", r.Method, err, r.Context().Err())
 			if errors.Is(err, context.Canceled) || r.Context().Err() != nil {
 				return
 			}

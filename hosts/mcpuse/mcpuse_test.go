@@ -91,8 +91,9 @@ func TestSuiteOnMCPUse(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var h *Host
-	// The Inspector bundles AppBridge 1.x and shows the same stall as
-	// mcp-ui's AppRenderer (hostreview.Stall), more often under load.
+	// Until 2026-12-02 the CORS front cut streamed answers now and then
+	// under load, the same stall as mcp-ui's (hostreview.Stall; fixed,
+	// mcpproxy.FullDuplex).
 	hr := review.RunSettled(t, func() report.HostRun {
 		h = New()
 		hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})

@@ -85,10 +85,11 @@ func (r Review) Differs(cases []report.Case) []report.Case {
 }
 
 // Stall is how a check ends when one of the View's tools/call requests got
-// no answer within the suite's 10 s. On hosts built on the ext-apps
-// AppBridge 1.x (mcp-ui's AppRenderer, the mcp-use Inspector) it happens in
-// about one run in four, more on a loaded machine, and the request never
-// reaches the page's MCP client; the cause is not found (hosts/mcpui/README.md).
+// no answer within the suite's 10 s. On the mcp-ui and mcp-use hosts it
+// happened in about one run in four on a loaded machine: our reverse proxy
+// in front of the fixture server cut the streamed answer, which an MCP TS
+// SDK 1.x client never resumes (found and fixed: mcpproxy.FullDuplex,
+// hosts/mcpui/README.md).
 const Stall = "no response to tools/call within 10000ms"
 
 // DriverMiss is how a check ends when the host driver could not do what

@@ -92,6 +92,7 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 		return fmt.Errorf("new browser context: %w", err)
 	}
 	b.Ctx = c
+	traceMCP(c)
 	if err := watchDownloadNames(c); err != nil {
 		c.Close()
 		return fmt.Errorf("watching download names: %w", err)

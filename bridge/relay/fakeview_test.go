@@ -261,21 +261,19 @@ type fakeView struct {
 	// it may destroy the View (a remount holding that command).
 	onCommand func(v *fakeView, method string)
 
-	mu       sync.Mutex
-	key      string
-	n        int64
-	refusals []string
+	mu  sync.Mutex
+	key string
+	n   int64
 	// ran are the methods of the commands the View ran, in order.
 	ran []string
 	// saw are the checks its answered polls showed running.
-	saw  map[string]bool
-	done chan struct{}
+	saw map[string]bool
 }
 
 func newFakeView(t testing.TB, cs *mcp.ClientSession, token, instance string) *fakeView {
 	life, kill := context.WithCancel(context.Background())
 	t.Cleanup(kill)
-	return &fakeView{t: t, cs: cs, token: token, instance: instance, eng: newEngine(instance), life: life, kill: kill, saw: map[string]bool{}, done: make(chan struct{})}
+	return &fakeView{t: t, cs: cs, token: token, instance: instance, eng: newEngine(instance), life: life, kill: kill, saw: map[string]bool{}}
 }
 
 // relayReply is a relay call's answer; refused is the refusal's text.
@@ -335,7 +333,6 @@ func (v *fakeView) alive() bool { return v.life.Err() == nil }
 // serve runs the View's relay loop until the View dies, is refused or
 // the run closes.
 func (v *fakeView) serve() {
-	defer close(v.done)
 	var answer map[string]any
 	for v.alive() {
 		key, n := v.nextN()
@@ -353,16 +350,13 @@ func (v *fakeView) serve() {
 			return
 		}
 		if r.refused != "" {
-			v.mu.Lock()
-			v.refusals = append(v.refusals, r.refused)
-			v.mu.Unlock()
+			return // the hub records why (expectVerdicts)
+		}
+		if r.Closed {
 			return
 		}
-		if r.Closed || r.Command == nil {
-			if r.Closed {
-				return
-			}
-			continue
+		if r.Command == nil {
+			continue // idle: the hold ended
 		}
 		if v.onCommand != nil {
 			v.onCommand(v, r.Command.Method)

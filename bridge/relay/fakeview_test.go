@@ -524,8 +524,8 @@ type resetHost struct {
 }
 
 func (h *resetHost) Name() string { return "fake" }
-func (h *resetHost) Setup(context.Context, hosts.Env) (hosts.SuiteBridge, error) {
-	return nil, errors.New("not used: the test drives the runner")
+func (h *resetHost) Setup(context.Context, hosts.Env) error {
+	return errors.New("not used: the test drives the runner")
 }
 func (h *resetHost) Teardown(context.Context) error { return nil }
 func (h *resetHost) ResetIsolation(context.Context, protocol.Request) (protocol.Result, error) {

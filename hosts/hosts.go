@@ -51,6 +51,12 @@ type Env struct {
 	// its page into this file, saved at teardown (it may show logged-in
 	// content). The browser must have been launched with bridge.Options.Video.
 	VideoFile string
+	// CPUThrottle, when above 1, asks a browser host to slow the
+	// renderers of its page and of the page's frames that many times
+	// (browserhost.ThrottleCPU), as a loaded machine does: the slowed run
+	// that shows no verdict depends on the host's speed
+	// (docs/audit-timing.md).
+	CPUThrottle float64
 	// Relay, when the run has one, carries the suite's channel through
 	// the fixture server's own MCP tools (the View's tools/call, which
 	// the host proxies) instead of an evaluate in the app frame: the

@@ -133,7 +133,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) (hosts.SuiteBridge, err
 // with a UI shows its View in a new app card. It returns once the picker
 // has taken the call (closed without an arguments error).
 func (h *Host) callFromPicker(tool, args string) error {
-	ms := 10000.0
+	ms := float64(browserhost.ControlWait.Milliseconds())
 	panel := h.Page.Locator(selToolPanel)
 	steps := []struct {
 		what string
@@ -253,24 +253,25 @@ func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.R
 		// Stop is shown only while the call runs.
 		stop := c.Locator(selToolStop)
 		return stop, stop
-	}, playwright.WaitForSelectorStateHidden, 5000,
+	}, playwright.WaitForSelectorStateHidden, 10000,
 		"no Stop control for that View (is its tool call still running?): ",
 		"the tool call kept running after Stop: ")
 }
 
 // CloseView clicks the close button of the card whose View shows the marker
-// and waits until the host has removed the card (after its teardown).
+// and waits until the host has removed the card (after its teardown, whose
+// answer the page waits for up to 15 s: TEARDOWN_ANSWER_MS in web/view.ts).
 func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	return h.pressOnCard(req.Marker, func(c playwright.Locator) (playwright.Locator, playwright.Locator) {
 		return c.Locator(selViewClose), c
-	}, playwright.WaitForSelectorStateDetached, 10000,
+	}, playwright.WaitForSelectorStateDetached, 30000,
 		"could not press the close button: ",
 		"the View was not removed after its close button: ")
 }
 
 // pressOnCard finds the card whose View shows marker, clicks the button
-// controls picks on it (within 3 s) and waits up to waitMs for the target
-// controls picks to reach state. A failed click or wait is the result's
+// controls picks on it (within browserhost.ControlWait) and waits up to
+// waitMs for the target controls picks to reach state. A failed click or wait is the result's
 // error: clickFailed or waitFailed followed by the first line of the cause.
 func (h *Host) pressOnCard(marker string, controls func(card playwright.Locator) (button, target playwright.Locator), state *playwright.WaitForSelectorState, waitMs float64, clickFailed, waitFailed string) (protocol.Result, error) {
 	c, err := h.card(marker)
@@ -281,7 +282,7 @@ func (h *Host) pressOnCard(marker string, controls func(card playwright.Locator)
 		return protocol.Result{OK: false, Error: fmt.Sprintf("no View displays %q", marker)}, nil
 	}
 	button, target := controls(c)
-	ms := 3000.0
+	ms := float64(browserhost.ControlWait.Milliseconds())
 	if err := button.Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
 		return protocol.Result{OK: false, Error: clickFailed + browserhost.FirstLine(err)}, nil
 	}

@@ -246,6 +246,22 @@ func (h *Host) card(marker string) (playwright.Locator, error) {
 	return nil, nil
 }
 
+// cardShowing is card, waiting up to browserhost.ControlWait for a View
+// that displays marker: a View the host re-rendered (the rerender-once
+// variation) shows its marker again only once it has its tool-input anew,
+// which on a loaded machine comes a while after the driver is asked. A
+// single look decided "no View" by the host's speed.
+func (h *Host) cardShowing(marker string) (playwright.Locator, error) {
+	deadline := time.Now().Add(browserhost.ControlWait)
+	for {
+		c, err := h.card(marker)
+		if err != nil || c != nil || time.Now().After(deadline) {
+			return c, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // CancelTool presses Stop on the card whose View shows the marker; the host
 // cancels the MCP call and tells the View (ui/notifications/tool-cancelled).
 func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.Result, error) {
@@ -274,7 +290,7 @@ func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Re
 // waitMs for the target controls picks to reach state. A failed click or wait is the result's
 // error: clickFailed or waitFailed followed by the first line of the cause.
 func (h *Host) pressOnCard(marker string, controls func(card playwright.Locator) (button, target playwright.Locator), state *playwright.WaitForSelectorState, waitMs float64, clickFailed, waitFailed string) (protocol.Result, error) {
-	c, err := h.card(marker)
+	c, err := h.cardShowing(marker)
 	if err != nil {
 		return protocol.Result{}, err
 	}

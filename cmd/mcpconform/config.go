@@ -60,7 +60,8 @@ func vocabulary() cliconfig.Vocabulary {
 		// browser and npm installers, and the test suite's switches.
 		"INSPECTOR_TOKEN", "NO_BROWSER_DOWNLOAD", "CACHE", "REQUIRE_BROWSER", "FFMPEG",
 		"SELFTEST", "SPECIFICITY", "VARIATIONS", "INTEROP_DIR", "CONSUMERS_MODULES",
-		"SCREENSHOT", "HTML_SCREENSHOT", "HTML_SCREENSHOT_DIR", "HTML_SCREENSHOT_PAGE", "TEST_MARKER")
+		"SCREENSHOT", "HTML_SCREENSHOT", "HTML_SCREENSHOT_DIR", "HTML_SCREENSHOT_PAGE", "TEST_MARKER",
+		"WIRE_TRACE")
 	fields := append(append([]string(nil), generic.Variables...), cliconfig.Names(webchat.Profile{})...)
 	return cliconfig.Vocabulary{Names: names, Fields: fields}
 }

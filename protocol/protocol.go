@@ -222,9 +222,12 @@ type TestMeta struct {
 	Clause  Clause  `json:"clause"`
 	Edition Edition `json:"edition"`
 	SpecRef string  `json:"specRef"`
-	Manual  bool    `json:"manual"`
-	Vantage Vantage `json:"vantage"`
-	Needs   []Kind  `json:"needs"`
+	// Requirements are the requirement ids (internal/specreg) the test
+	// judges.
+	Requirements []string `json:"requirements"`
+	Manual       bool     `json:"manual"`
+	Vantage      Vantage  `json:"vantage"`
+	Needs        []Kind   `json:"needs"`
 	// Gesture is true when the test needs a real user gesture (clickTrigger).
 	Gesture bool `json:"gesture"`
 }

@@ -80,6 +80,8 @@ export interface TestMeta {
   clause: Clause;
   edition: Edition;
   specRef: string;
+  // The requirement ids (internal/specreg) the test judges.
+  requirements: string[];
   manual: boolean;
   vantage: Vantage;
   needs: Kind[];

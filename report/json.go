@@ -76,21 +76,24 @@ type jsonHost struct {
 }
 
 type jsonCase struct {
-	ID         string           `json:"id"`
-	Name       string           `json:"name"`
-	Clause     protocol.Clause  `json:"clause"`
-	Edition    protocol.Edition `json:"edition"`
-	SpecRef    string           `json:"specRef"`
-	Manual     bool             `json:"manual"`
-	Vantage    protocol.Vantage `json:"vantage"`
-	Needs      []protocol.Kind  `json:"needs"`
-	Gesture    bool             `json:"gesture"`
-	Status     protocol.Status  `json:"status"`
-	Message    string           `json:"message"`
-	DurationMs float64          `json:"durationMs"`
-	Evidence   []string         `json:"evidence"`
-	Attempts   int              `json:"attempts,omitempty"`
-	Flaky      bool             `json:"flaky,omitempty"`
+	ID      string           `json:"id"`
+	Name    string           `json:"name"`
+	Clause  protocol.Clause  `json:"clause"`
+	Edition protocol.Edition `json:"edition"`
+	SpecRef string           `json:"specRef"`
+	// Requirements are the register ids (internal/specreg) the check
+	// judges.
+	Requirements []string         `json:"requirements,omitempty"`
+	Manual       bool             `json:"manual"`
+	Vantage      protocol.Vantage `json:"vantage"`
+	Needs        []protocol.Kind  `json:"needs"`
+	Gesture      bool             `json:"gesture"`
+	Status       protocol.Status  `json:"status"`
+	Message      string           `json:"message"`
+	DurationMs   float64          `json:"durationMs"`
+	Evidence     []string         `json:"evidence"`
+	Attempts     int              `json:"attempts,omitempty"`
+	Flaky        bool             `json:"flaky,omitempty"`
 	// StartedAtMs is where the check starts in its host's video, absent
 	// without a video.
 	StartedAtMs *float64         `json:"startedAtMs,omitempty"`
@@ -137,7 +140,7 @@ func WriteJSON(w io.Writer, r Run) error {
 		}
 		for _, c := range h.Cases {
 			jc := jsonCase{
-				ID: c.ID, Name: c.Name, Clause: c.Clause, Edition: c.Edition, SpecRef: c.SpecRef,
+				ID: c.ID, Name: c.Name, Clause: c.Clause, Edition: c.Edition, SpecRef: c.SpecRef, Requirements: c.Requirements,
 				Manual: c.Manual, Vantage: c.Vantage, Needs: c.Needs, Gesture: c.Gesture,
 				Status: c.Status, Message: c.Message, DurationMs: jsonMs(c.Duration),
 				Evidence: c.Evidence, Attempts: c.Attempts, Flaky: c.Flaky, ReasonCode: c.ReasonCode(), Outcome: c.Outcome(),
@@ -226,7 +229,7 @@ func ReadJSON(rd io.Reader) (Run, error) {
 			}
 			h.Cases = append(h.Cases, Case{
 				TestMeta: protocol.TestMeta{
-					ID: jc.ID, Name: jc.Name, Clause: jc.Clause, Edition: jc.Edition, SpecRef: jc.SpecRef,
+					ID: jc.ID, Name: jc.Name, Clause: jc.Clause, Edition: jc.Edition, SpecRef: jc.SpecRef, Requirements: jc.Requirements,
 					Manual: jc.Manual, Vantage: jc.Vantage, Needs: jc.Needs, Gesture: jc.Gesture,
 				},
 				Status: jc.Status, Message: jc.Message, Duration: fromMs(jc.DurationMs),

@@ -112,13 +112,20 @@ func TestListPrintsTheCatalogue(t *testing.T) {
 	// The offline id list (used to refuse unknown --run ids before starting
 	// anything) must be exactly the catalogue the suite reports.
 	js, _, _ := mcpconform(t, nil, "list", "--json")
-	var cat struct{ Tests []struct{ ID string } }
+	var cat struct {
+		Tests []struct {
+			ID           string
+			Requirements []string
+		}
+	}
 	if err := json.Unmarshal([]byte(js), &cat); err != nil {
 		t.Fatal(err)
 	}
 	var live []string
+	liveReqs := map[string]string{}
 	for _, tc := range cat.Tests {
 		live = append(live, tc.ID)
+		liveReqs[tc.ID] = strings.Join(tc.Requirements, ",")
 	}
 	sort.Strings(live)
 	offline, err := suite.IDs()
@@ -127,6 +134,17 @@ func TestListPrintsTheCatalogue(t *testing.T) {
 	}
 	if strings.Join(live, ",") != strings.Join(offline, ",") {
 		t.Errorf("suite.IDs() and the catalogue differ:\noffline %v\nlive    %v", offline, live)
+	}
+	// The requirement matrix reads the sources too (list --requirements
+	// needs no browser): it must see the requirements the suite reports.
+	declared, err := suite.Checks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range declared {
+		if got := strings.Join(d.Requirements, ","); got != liveReqs[d.ID] {
+			t.Errorf("%s: the sources declare requirements [%s], the catalogue reports [%s]", d.ID, got, liveReqs[d.ID])
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package conform
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -46,5 +47,29 @@ func TestRequirementMatrix(t *testing.T) {
 	}
 	if len(back.Rows) != len(m.Rows) || back.Coverage["draft"][specreg.GroupMust].Total != m.Coverage["draft"][specreg.GroupMust].Total {
 		t.Errorf("JSON does not carry the matrix: %d rows, want %d", len(back.Rows), len(m.Rows))
+	}
+}
+
+// docs/coverage.md states the coverage figures and the missing checks:
+// they must be the matrix's, so the document cannot go stale.
+func TestCoverageDocCurrent(t *testing.T) {
+	b, err := os.ReadFile("../../docs/coverage.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	m, err := Requirements()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range CoverageLines(m) {
+		if !strings.Contains(doc, "    "+line+"\n") {
+			t.Errorf("docs/coverage.md lacks the figure %q: update its Coverage section from `mcpconform list --requirements`", line)
+		}
+	}
+	for _, r := range m.Rows {
+		if r.Reason != nil && r.Reason.Kind == specreg.ReasonNotYetWritten && !strings.Contains(doc, "| "+r.ID+" |") {
+			t.Errorf("docs/coverage.md does not list the missing check for %s", r.ID)
+		}
 	}
 }

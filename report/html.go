@@ -67,6 +67,9 @@ type htmlData struct {
 	Hosts        []htmlHost   `json:"hosts"`
 	Rows         []htmlRow    `json:"rows"`
 	Changes      []htmlChange `json:"changes"`
+	// Coverage is the requirement view (absent when no check of the run
+	// names a requirement).
+	Coverage *htmlCoverage `json:"coverage,omitempty"`
 }
 
 type htmlHost struct {
@@ -319,6 +322,7 @@ func htmlModel(r Run, opt HTMLOptions) (htmlData, []htmlImage) {
 		}
 		d.Rows[i].Disagree = len(kinds) > 1
 	}
+	d.Coverage = htmlCoverageOf(r)
 	return d, ev.images
 }
 

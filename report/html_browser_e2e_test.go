@@ -478,3 +478,30 @@ func TestHTMLScreenshot(t *testing.T) {
 	}
 	p.clean(t)
 }
+
+// TestHTMLCoverageInBrowser: the coverage view draws one section per
+// edition, a row per requirement, each check's status per host and the
+// reason of the unjudged ones, with no request and no console error.
+func TestHTMLCoverageInBrowser(t *testing.T) {
+	r := coverageRun()
+	p := openHTML(t, writeHTMLFile(t, t.TempDir(), r, HTMLOptions{}))
+	defer p.clean(t)
+	if hidden := p.eval(t, `() => document.getElementById("coverage").hidden`); hidden != false {
+		t.Fatalf("the coverage section is hidden")
+	}
+	cov := htmlCoverageOf(r)
+	want := 0
+	for _, e := range cov.Editions {
+		want += len(e.Requirements)
+	}
+	if got := p.count(t, "#coverage tr[data-req]"); got != want || p.count(t, "#coverage details.cov-edition") != len(cov.Editions) {
+		t.Errorf("%d requirement rows in %d sections, want %d in %d", got, p.count(t, "#coverage details.cov-edition"), want, len(cov.Editions))
+	}
+	row := `#coverage details[data-edition="2026-01-26"] tr[data-req="host-not-allow-undeclared-domains"]`
+	if got := p.eval(t, `(sel) => [...document.querySelectorAll(sel + " .cov-kind")].map(e => e.getAttribute("aria-label")).join("|")`, row); got != "a: FAIL|b: pass" {
+		t.Errorf("the judged requirement's statuses read %q, want %q", got, "a: FAIL|b: pass")
+	}
+	if got := p.eval(t, `() => document.querySelector('#coverage details[data-edition="draft"] tr[data-req="host-warn-users-ui-requires"] td.cov-reason').textContent`); got != "human: a warning shown to the user" {
+		t.Errorf("the unjudged requirement's reason reads %q", got)
+	}
+}

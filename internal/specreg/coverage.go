@@ -221,7 +221,8 @@ const (
 // ClauseGroups in report order.
 var ClauseGroups = []ClauseGroup{GroupMust, GroupShould, GroupMay}
 
-func groupOf(c protocol.Clause) ClauseGroup {
+// GroupOf is the clause group clause c is counted in.
+func GroupOf(c protocol.Clause) ClauseGroup {
 	switch c {
 	case protocol.ClauseMust, protocol.ClauseMustNot:
 		return GroupMust
@@ -241,7 +242,7 @@ func Coverage(rows []Row) map[protocol.Edition]map[ClauseGroup]*Figures {
 				out[r.Edition][g] = &Figures{ByReason: map[ReasonKind]int{}}
 			}
 		}
-		f := out[r.Edition][groupOf(r.Clause)]
+		f := out[r.Edition][GroupOf(r.Clause)]
 		f.Total++
 		switch {
 		case r.Judged():

@@ -164,6 +164,43 @@
     $("videos").append(fig);
   });
 
+  // Coverage: every requirement of the spec by edition and keyword, with
+  // the checks of this run that judge it (their status on each host) or the
+  // reason none does.
+  if (data.coverage) {
+    const sec = $("coverage");
+    sec.hidden = false;
+    for (const ed of data.coverage.editions) {
+      const figures = ed.groups.filter((g) => g.total).map((g) => `${g.group} ${g.judged}/${g.total}`).join(" · ");
+      const box = el("details", { class: "cov-edition", "data-edition": ed.edition },
+        el("summary", {}, el("b", { text: `spec ${ed.edition}` }), ` · ${ed.judged} of ${ed.total} requirements judged by this run · ${figures} `,
+          el("span", { class: "note", text: ed.source })));
+      const t = el("table", { class: "cov" }, el("thead", {}, el("tr", {},
+        el("th", { scope: "col", text: "Keyword" }), el("th", { scope: "col", text: "Requirement" }),
+        el("th", { scope: "col", text: "Checks (" + data.hosts.map(hostLabel).join(", ") + ")" }), el("th", { scope: "col", text: "Not judged because" }))));
+      const tb = el("tbody");
+      for (const q of ed.requirements) {
+        const req = el("td", { class: "req" }, el("code", { text: q.id }), el("span", { class: "spec", text: `L${q.line} ${q.section}` }),
+          el("span", { class: "quote", text: `“${q.quote}”` }));
+        const checks = el("td", { class: "cov-checks" });
+        for (const c of q.checks) {
+          const line = el("div", {}, el("code", { text: c.id }), c.clause === "INFO" ? el("span", { class: "note", text: " (observes)" }) : null, " ");
+          c.kinds.forEach((k, j) => {
+            const [sym, label] = k ? kindOf(k) : ["—", "not run"];
+            line.append(el("span", { class: "cov-kind " + (k ? kindClass(k) : "none"), text: sym, title: `${hostLabel(data.hosts[j])}: ${label}`, "aria-label": `${hostLabel(data.hosts[j])}: ${label}` }));
+          });
+          checks.append(line);
+        }
+        const why = el("td", { class: "cov-reason" }, q.reasonKind ? el("b", { text: q.reasonKind + ": " }) : null, q.reason || "");
+        tb.append(el("tr", { "data-req": q.id, "data-reason": q.reasonKind || null },
+          el("td", {}, el("span", { class: "badge c-" + q.clause.replace(/ /g, "-"), text: q.keyword })), req, checks, why));
+      }
+      t.append(tb);
+      box.append(t);
+      sec.append(box);
+    }
+  }
+
   // Filters.
   const uniq = (xs) => [...new Set(xs)];
   const fill = (sel, values, text) => values.forEach((v) => sel.append(el("option", { value: v, text: text ? text(v) : v })));

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/specreg"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 )
@@ -248,6 +249,10 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 	hr.SuiteVersion = list.SuiteVersion
 	o.PollWait = pollWait(sb, o.PollWait)
 	d := &driver{ctx: ctx, sb: sb, h: h, o: o, hr: &hr, results: map[string]protocol.TestResult{}, evidence: map[string][]string{}, meta: map[string]protocol.TestMeta{}, attempts: map[string][]string{}, started: map[string]time.Time{}}
+	d.judgements = map[string]specreg.Judgement{}
+	for _, m := range list.Tests {
+		_, d.judgements[m.ID] = o.Selection.Judged(m)
+	}
 	var ids []string
 	for _, m := range o.Selection.Apply(list.Tests) {
 		d.selected = append(d.selected, m)
@@ -312,6 +317,9 @@ type driver struct {
 	// poll first showed it running, or its end less its duration when
 	// that is earlier (a check can start and end between two polls).
 	started map[string]time.Time
+	// judgements say how the judged edition's text judges each check: its
+	// verdict messages cite that text (specreg.Recite).
+	judgements map[string]specreg.Judgement
 }
 
 // maxRemounts bounds how often a host may restart the app before the run
@@ -482,7 +490,7 @@ func (d *driver) record(r protocol.TestResult, retry bool) {
 }
 
 func (d *driver) caseOf(m protocol.TestMeta, r protocol.TestResult) report.Case {
-	c := report.Case{TestMeta: m, Status: r.Status, Message: r.Message,
+	c := report.Case{TestMeta: m, Status: r.Status, Message: specreg.Recite(r.Message, d.judgements[m.ID]),
 		Duration: time.Duration(r.DurationMs * float64(time.Millisecond)), StartedAt: d.started[m.ID], Evidence: d.evidence[m.ID]}
 	if n := len(d.attempts[m.ID]); n > 0 {
 		c.Attempts = n + 1

@@ -31,6 +31,8 @@ type fakeSuite struct {
 	stallAt  string // test id at which the suite stops moving
 	resolved []int
 	polls    int // calls of Poll
+	// verdicts are the results of tests that end as written here.
+	verdicts map[string]protocol.TestResult
 }
 
 func newFake(script map[string][]protocol.Request, ids ...string) *fakeSuite {
@@ -69,6 +71,12 @@ func (f *fakeSuite) advance() {
 			r.Seq = f.seq
 			f.pending = &r
 			return
+		}
+		if v, ok := f.verdicts[id]; ok {
+			v.ID = id
+			f.results = append(f.results, v)
+			f.running++
+			continue
 		}
 		st := protocol.StatusPass
 		for _, a := range f.answers[id] {
@@ -579,5 +587,38 @@ func TestRelayDeclinesFrameCapabilities(t *testing.T) {
 	f2 := newFake(map[string][]protocol.Request{"a/click": {{Kind: protocol.KindClickTrigger}}}, "a/click")
 	if _, err := drive(t, f2, h, Options{}); err != nil || h.clicks != 1 {
 		t.Errorf("evaluate run: %v, %d clicks", err, h.clicks)
+	}
+}
+
+// A run judged against the draft reports the draft's keyword and cites the
+// draft's sentence in the verdict message; the default keeps the suite's.
+func TestDriveJudgesAgainstTheEdition(t *testing.T) {
+	for _, c := range []struct {
+		judge      protocol.Edition
+		clause     protocol.Clause
+		edition    protocol.Edition
+		citeSuffix string
+	}{
+		{"", protocol.ClauseMust, protocol.EditionStable, `[spec §L275: "If ui.csp is omitted, Host MUST use: default-src 'none'"]`},
+		{protocol.EditionDraft, protocol.ClauseShould, protocol.EditionDraft, `img-src 'self' data:; media-src 'self' data:; object-src 'none'; connect-src 'none';"]`},
+	} {
+		f := newFake(nil, "csp/exact-default")
+		f.tests[0].Edition, f.tests[0].Requirements = protocol.EditionStable, []string{"host-restrictive-default"}
+		f.verdicts = map[string]protocol.TestResult{"csp/exact-default": {Status: protocol.StatusFail,
+			Message: `a fetch was allowed [spec §L275: "If ui.csp is omitted, Host MUST use: default-src 'none'"]`}}
+		hr, err := drive(t, f, &fakeHost{}, Options{Selection: Selection{Judge: c.judge}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := hr.Cases[0]
+		if got.Clause != c.clause || got.Edition != c.edition || !strings.HasSuffix(got.Message, c.citeSuffix) || !strings.HasPrefix(got.Message, "a fetch was allowed [spec ") {
+			t.Errorf("judged against %q: %s %s %q; want %s %s ending %q", c.judge, got.Clause, got.Edition, got.Message, c.clause, c.edition, c.citeSuffix)
+		}
+		// The MUST-only gate (--fail-on-should=false) keeps the failure
+		// only where the judged edition makes it a MUST.
+		gated := report.Gating(report.Run{Hosts: []report.HostRun{hr}}, false)
+		if kept := len(gated.Hosts[0].Cases) == 1; kept != (c.clause == protocol.ClauseMust) {
+			t.Errorf("judged against %q (%s): the MUST-only gate kept the failure: %v", c.judge, c.clause, kept)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpconform/mcpconform/internal/specreg"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -16,6 +17,47 @@ type Selection struct {
 	Clauses  []protocol.Clause  // empty means all
 	Editions []protocol.Edition // empty means all
 	Shard    Shard              // zero means no sharding
+	// Judge is the edition whose text the checks are judged against: each
+	// check carries the keyword of its requirements' sentences in that
+	// edition and cites them (specreg.Judge); "" is the stable edition.
+	// The Clauses filter applies to the judged clause, the Editions filter
+	// to the edition a check comes from.
+	Judge protocol.Edition
+}
+
+// JudgeEdition is the edition the checks are judged against.
+func (s Selection) JudgeEdition() protocol.Edition {
+	if s.Judge == "" {
+		return protocol.EditionStable
+	}
+	return s.Judge
+}
+
+// Judged is m as the judged edition's text judges it: the clause and the
+// edition of the sentence judged (specreg.Judge), and the judgement, which
+// recites m's verdict messages (specreg.Recite).
+func (s Selection) Judged(m protocol.TestMeta) (protocol.TestMeta, specreg.Judgement) {
+	reg, err := specreg.Load()
+	if err != nil {
+		return m, specreg.Judgement{Clause: m.Clause, Edition: m.Edition}
+	}
+	j := reg.Judge(m, s.JudgeEdition())
+	if j.Edition != m.Edition && j.SpecRef != "" {
+		// The check's own references are lines of its own edition.
+		m.SpecRef = j.SpecRef
+	}
+	m.Clause, m.Edition = j.Clause, j.Edition
+	return m, j
+}
+
+// ParseJudgeEdition reads --judge-edition: a spec edition, "" for the
+// default (the stable edition).
+func ParseJudgeEdition(e string) (protocol.Edition, error) {
+	switch ed := protocol.Edition(strings.TrimSpace(e)); ed {
+	case "", protocol.EditionStable, protocol.EditionDraft:
+		return ed, nil
+	}
+	return "", fmt.Errorf("--judge-edition %q: use %s or %s", e, protocol.EditionStable, protocol.EditionDraft)
 }
 
 // Shard is the I-th of N deterministic parts of a selection (1-based).
@@ -50,15 +92,19 @@ func (s Selection) Match(m protocol.TestMeta) bool {
 	return false
 }
 
-// Apply filters the catalogue and keeps this shard's part. Shards split the
+// Apply judges the catalogue against the judged edition (Judged), filters
+// it and keeps this shard's part. Shards split the
 // filtered checks, sorted by id, round-robin: every check is in exactly one
 // shard, the shards differ in size by at most one, and the split depends
 // only on the catalogue and the filters.
 func (s Selection) Apply(tests []protocol.TestMeta) []protocol.TestMeta {
 	var out []protocol.TestMeta
 	for _, m := range tests {
-		if s.Match(m) {
-			out = append(out, m)
+		judged, _ := s.Judged(m)
+		probe := judged
+		probe.Edition = m.Edition
+		if s.Match(probe) {
+			out = append(out, judged)
 		}
 	}
 	if s.Shard.N <= 1 {

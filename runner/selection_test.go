@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/internal/specreg"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -109,6 +110,45 @@ func TestParseShard(t *testing.T) {
 	for _, bad := range []string{"", "0/4", "5/4", "1/0", "a/b", "1/4x", "-1/4", "1 /4"} {
 		if _, err := ParseShard(bad); err == nil {
 			t.Errorf("%q: want an error", bad)
+		}
+	}
+}
+
+// --judge-edition: each check carries the keyword of the judged edition's
+// sentence and its message cites that sentence; --clause filters on the
+// judged clause, --edition on the edition a check comes from.
+func TestJudgeEdition(t *testing.T) {
+	exact := protocol.TestMeta{ID: "csp/exact-default", Clause: protocol.ClauseMust, Edition: protocol.EditionStable, Requirements: []string{"host-restrictive-default"}}
+	plain := protocol.TestMeta{ID: "display/plain", Clause: protocol.ClauseMust, Edition: protocol.EditionStable, Requirements: []string{"host-return-resulting-mode-updated"}}
+	cat := []protocol.TestMeta{exact, plain}
+	ids := func(ms []protocol.TestMeta) string {
+		var out []string
+		for _, m := range ms {
+			out = append(out, fmt.Sprintf("%s:%s:%s", m.ID, m.Clause, m.Edition))
+		}
+		return strings.Join(out, ",")
+	}
+	if got := ids(Selection{}.Apply(cat)); got != "csp/exact-default:MUST:2026-01-26,display/plain:MUST:2026-01-26" {
+		t.Errorf("default (stable): %s", got)
+	}
+	draft := Selection{Judge: protocol.EditionDraft}
+	judged := draft.Apply(cat)
+	if got := ids(judged); got != "csp/exact-default:SHOULD:draft,display/plain:MUST:draft" {
+		t.Errorf("judged against the draft: %s", got)
+	}
+	// Its spec reference names the draft's lines, not the stable ones.
+	reg, _ := specreg.Load()
+	s, _ := reg.Find("host-restrictive-default", protocol.EditionDraft)
+	if want := fmt.Sprintf("§Host Behavior L%d", s.Line); judged[0].SpecRef != want {
+		t.Errorf("judged against the draft, specRef %q, want %q", judged[0].SpecRef, want)
+	}
+	mustOnly := Selection{Judge: protocol.EditionDraft, Clauses: []protocol.Clause{protocol.ClauseMust, protocol.ClauseMustNot}, Editions: []protocol.Edition{protocol.EditionStable}}
+	if got := ids(mustOnly.Apply(cat)); got != "display/plain:MUST:draft" {
+		t.Errorf("draft, --clause MUST --edition 2026-01-26: %s (want the check that stays MUST, selected by the edition it comes from)", got)
+	}
+	for _, bad := range []string{"stable", "2025-06-18"} {
+		if _, err := ParseJudgeEdition(bad); err == nil || !strings.Contains(err.Error(), "--judge-edition") {
+			t.Errorf("ParseJudgeEdition(%q) = %v, want a usage error", bad, err)
 		}
 	}
 }

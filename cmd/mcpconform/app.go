@@ -57,11 +57,14 @@ type Config struct {
 	Video       bool   `env:"VIDEO" flag:"video"`
 	Retries     int    `env:"RETRIES" flag:"retries"`
 	// Hosts runs several hosts at once (overrides Host).
-	Hosts        []string `env:"HOSTS" flag:"hosts,split"`
-	Clauses      []string `env:"CLAUSE" flag:"clause,split"`
-	Editions     []string `env:"EDITION" flag:"edition,split"`
-	Shard        string   `env:"SHARD" flag:"shard"`
-	FailOnShould bool     `env:"FAIL_ON_SHOULD, default=true" flag:"fail-on-should"`
+	Hosts    []string `env:"HOSTS" flag:"hosts,split"`
+	Clauses  []string `env:"CLAUSE" flag:"clause,split"`
+	Editions []string `env:"EDITION" flag:"edition,split"`
+	// JudgeEdition is the edition whose text judges the checks ("" is
+	// the stable edition; see runner.Selection.Judge).
+	JudgeEdition string `env:"JUDGE_EDITION" flag:"judge-edition"`
+	Shard        string `env:"SHARD" flag:"shard"`
+	FailOnShould bool   `env:"FAIL_ON_SHOULD, default=true" flag:"fail-on-should"`
 	// Repeat runs the whole suite this many times in one process (a soak)
 	// and prints resource figures after each; reports hold the last run.
 	Repeat int `env:"REPEAT, default=1" flag:"repeat"`
@@ -170,7 +173,12 @@ func (cfg Config) validate() error {
 // selection, or says which value is wrong.
 func (cfg Config) selection() (runner.Selection, error) {
 	known, _ := suite.IDs()
-	return runner.ParseSelection(cfg.Run, cfg.Clauses, cfg.Editions, cfg.Shard, known)
+	sel, err := runner.ParseSelection(cfg.Run, cfg.Clauses, cfg.Editions, cfg.Shard, known)
+	if err != nil {
+		return sel, err
+	}
+	sel.Judge, err = runner.ParseJudgeEdition(cfg.JudgeEdition)
+	return sel, err
 }
 
 func newApp() *cli.App {
@@ -218,6 +226,7 @@ func runCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "hosts", Usage: "test several hosts at once, each in its own browser context (comma-separated) [MCPCONFORM_HOSTS]"},
 			&cli.StringSliceFlag{Name: "clause", Usage: "run only checks of these clauses: MUST (with MUST NOT), SHOULD (with SHOULD NOT), MAY, INFO [MCPCONFORM_CLAUSE]"},
 			&cli.StringSliceFlag{Name: "edition", Usage: "run only checks of these spec editions: 2026-01-26, draft [MCPCONFORM_EDITION]"},
+			&cli.StringFlag{Name: "judge-edition", Usage: "judge the checks against this edition's text: each check carries the keyword its sentence has there and cites it; 2026-01-26 (the default) or draft [MCPCONFORM_JUDGE_EDITION]"},
 			&cli.StringFlag{Name: "shard", Usage: "run shard `I/N` of the selected checks (deterministic; merge with report --merge) [MCPCONFORM_SHARD]"},
 			&cli.BoolFlag{Name: "fail-on-should", Value: true, Usage: "SHOULD and MAY failures fail the run like MUST failures (--fail-on-should=false reports them without failing) [MCPCONFORM_FAIL_ON_SHOULD]"},
 			&cli.IntFlag{Name: "repeat", Value: 1, Usage: "soak: run the suite `N` times in one process, printing goroutines, open files, child processes and memory after each (reports hold the last run) [MCPCONFORM_REPEAT]"},

@@ -61,7 +61,7 @@ func vocabulary() cliconfig.Vocabulary {
 		"INSPECTOR_TOKEN", "NO_BROWSER_DOWNLOAD", "CACHE", "REQUIRE_BROWSER", "FFMPEG",
 		"SELFTEST", "SPECIFICITY", "VARIATIONS", "INTEROP_DIR", "CONSUMERS_MODULES",
 		"SCREENSHOT", "HTML_SCREENSHOT", "HTML_SCREENSHOT_DIR", "HTML_SCREENSHOT_PAGE", "TEST_MARKER",
-		"WIRE_TRACE")
+		"WIRE_TRACE", "SPEC_DIR")
 	fields := append(append([]string(nil), generic.Variables...), cliconfig.Names(webchat.Profile{})...)
 	return cliconfig.Vocabulary{Names: names, Fields: fields}
 }

@@ -107,6 +107,7 @@ func TestUsageErrorsExit2WithAClearMessage(t *testing.T) {
 		{"bad shard", nil, []string{"run", "--shard", "3/2"}, `--shard "3/2": want I/N`},
 		{"bad clause", nil, []string{"run", "--clause", "MIGHT"}, `--clause "MIGHT": use MUST, SHOULD, MAY or INFO`},
 		{"bad edition", nil, []string{"run", "--edition", "2025"}, `--edition "2025"`},
+		{"bad judge edition", nil, []string{"run", "--judge-edition", "stable"}, `--judge-edition "stable": use 2026-01-26 or draft`},
 		{"host and hosts", nil, []string{"run", "--host", "reference", "--hosts", "reference"}, `--host and --hosts conflict`},
 		{"host twice", nil, []string{"run", "--hosts", "reference,reference"}, `host "reference" is listed twice`},
 		{"retries out of range", nil, []string{"run", "--retries", "-1"}, `--retries must be between 0 and 10`},

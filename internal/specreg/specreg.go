@@ -12,9 +12,10 @@
 //
 // Checks name the requirement ids they judge (TestDef.requirements); the
 // register gives, for the edition a run judges against, the keyword and the
-// sentence each check reports (see Judge), and the coverage matrix (see
-// Coverage) pairs every requirement with its checks or with the reason it is
-// not judged (unjudged.yaml).
+// sentence each check reports (Register.Judge, Recite), and the coverage
+// matrix (Matrix, Coverage) pairs every requirement with its checks or with
+// the reason it is not judged (Unjudged). External holds the few JSON-RPC
+// and MCP rules checks judge besides. docs/coverage.md describes it all.
 package specreg
 
 import (

@@ -103,6 +103,22 @@ func VariationSets() [][]string {
 	return append(sets, Combinations...)
 }
 
+// SpeedOnly are the variations that change only how fast the host is
+// (slow-host): under them alone every check must end as on the plain
+// reference host, PASS, not merely non-red. A SKIP or OPTIONAL there is a
+// verdict that depends on the host's speed (docs/audit-timing.md).
+var SpeedOnly = map[string]bool{"slow-host": true}
+
+// speedOnly reports whether every variation of vs changes only speed.
+func speedOnly(vs []string) bool {
+	for _, v := range vs {
+		if !SpeedOnly[v] {
+			return false
+		}
+	}
+	return len(vs) > 0
+}
+
 func isFalseFailure(s protocol.Status) bool {
 	return s == protocol.StatusFail || s == protocol.StatusError || s == protocol.StatusTimeout
 }
@@ -143,6 +159,8 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 		for _, c := range hr.Cases {
 			if isFalseFailure(c.Status) {
 				r.Problems = append(r.Problems, fmt.Sprintf("%s went %s under a legal variation (false failure): %s", c.ID, c.Status, c.Message))
+			} else if c.Status != protocol.StatusPass && speedOnly(r.Variations) {
+				r.Problems = append(r.Problems, fmt.Sprintf("%s went %s on a host that is only slower (PASS on the plain reference host): a verdict that depends on the host's speed: %s", c.ID, c.Status, c.Message))
 			}
 		}
 		if err == nil {

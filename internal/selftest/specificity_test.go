@@ -50,8 +50,9 @@ func checkSpecificitySets(t *testing.T, ctx context.Context, env hosts.Env, sets
 
 // The specificity pass on canned runs: every variation set runs the whole
 // catalogue (no selection), FAIL, ERROR and TIMEOUT are false failures
-// naming variation and check, SKIP and PASS are not, and a variation that
-// did not show in hostCapabilities is a problem.
+// naming variation and check, SKIP and PASS are not (but a SKIP under a
+// variation that only slows the host is), and a variation that did not
+// show in hostCapabilities is a problem.
 func TestSpecificityCatchesFalseFailures(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[string]bool{}
@@ -85,7 +86,7 @@ func TestSpecificityCatchesFalseFailures(t *testing.T) {
 		}
 		return hr, nil
 	}
-	sets := [][]string{{"no-agent"}, {"context-minimal"}, {"no-capability-message"}, {"tool-input-partial-none"}, {"context-minimal", "no-agent"}}
+	sets := [][]string{{"no-agent"}, {"context-minimal"}, {"no-capability-message"}, {"tool-input-partial-none"}, {"context-minimal", "no-agent"}, {"slow-host"}}
 	sp, err := selftest.RunSpecificity(context.Background(), selftest.SpecificityOptions{Options: selftest.Options{Run: fake}, Sets: sets, Catalogue: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +111,12 @@ func TestSpecificityCatchesFalseFailures(t *testing.T) {
 		case "no-capability-message":
 			if !strings.Contains(joined, "hostCapabilities still has message") {
 				t.Errorf("a variation without effect went unnoticed: %q", joined)
+			}
+		case "slow-host":
+			// Only slower: the SKIP of a/two (PASS on the plain host) is a
+			// verdict that depends on speed, though not red.
+			if !strings.Contains(joined, "a/two went SKIP on a host that is only slower") {
+				t.Errorf("a SKIP under slow-host went unnoticed: %q", joined)
 			}
 		case "tool-input-partial-none":
 			if joined != "" {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net"
 	"regexp"
 	"strings"
 	"testing"
@@ -229,5 +231,30 @@ func TestHostsCheckRefusesWhatRunRefuses(t *testing.T) {
 			}
 			says(t, "run", e.String(), c.want...)
 		})
+	}
+}
+
+// A fixture port that is taken stops the run with exit code 2 (the port
+// is the user's choice, to free or change), naming it, before any browser
+// starts; --fixture-port makes no sense with --public-url.
+func TestFixturePortInUse(t *testing.T) {
+	clearEnv(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	// A browser that cannot start: the run must stop before it.
+	t.Setenv("MCPCONFORM_BROWSER", "/nonexistent/chromium")
+	var o, e strings.Builder
+	code := runIO([]string{"run", "--fixture-port", fmt.Sprint(port), "--evidence-dir", ""}, strings.NewReader(""), &o, &e)
+	if code != ExitUsage || !strings.Contains(e.String(), fmt.Sprintf("cannot listen on 127.0.0.1:%d", port)) || !strings.Contains(e.String(), "another process listens there") {
+		t.Errorf("exit %d, want %d naming the port:\n%s", code, ExitUsage, e.String())
+	}
+	e.Reset()
+	code = runIO([]string{"run", "--host", "connect", "--public-url", "https://x.example/mcp", "--fixture-port", "8765"}, strings.NewReader(""), &o, &e)
+	if code != ExitUsage || !strings.Contains(e.String(), "with --public-url") {
+		t.Errorf("--fixture-port with --public-url: exit %d\n%s", code, e.String())
 	}
 }

@@ -7,13 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
-	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
@@ -96,37 +94,6 @@ func TestHostDefectFailsItsCheck(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "MUST reject tools/call requests from apps") {
 		t.Errorf("the failure does not quote the spec:\n%s", stdout)
-	}
-}
-
-func TestListPrintsTheCatalogue(t *testing.T) {
-	e2etest.Require(t)
-	stdout, stderr, code := mcpconform(t, nil, "list")
-	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, stderr)
-	}
-	says(t, "list output", stdout, "ID", "CLAUSE", "visibility/app-tool-hidden", "MUST NOT", "readModelToolList,clickTrigger,conversationContains")
-	if strings.Contains(stdout, "diag/") {
-		t.Errorf("diagnostics leaked into the catalogue:\n%s", stdout)
-	}
-	// The offline id list (used to refuse unknown --run ids before starting
-	// anything) must be exactly the catalogue the suite reports.
-	js, _, _ := mcpconform(t, nil, "list", "--json")
-	var cat struct{ Tests []struct{ ID string } }
-	if err := json.Unmarshal([]byte(js), &cat); err != nil {
-		t.Fatal(err)
-	}
-	var live []string
-	for _, tc := range cat.Tests {
-		live = append(live, tc.ID)
-	}
-	sort.Strings(live)
-	offline, err := suite.IDs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(live, ",") != strings.Join(offline, ",") {
-		t.Errorf("suite.IDs() and the catalogue differ:\noffline %v\nlive    %v", offline, live)
 	}
 }
 

@@ -9,6 +9,13 @@ import (
 	"github.com/mxschmitt/playwright-go"
 )
 
+// How long ClickTrigger waits for the trigger button to report the
+// pointer over it, and then the click.
+const (
+	hoverWait = 15 * time.Second
+	clickWait = 10 * time.Second
+)
+
 // ClickTrigger delivers a real, trusted mouse click to the suite's trigger
 // button. It locates the button without evaluating anything with a user
 // gesture in the app frame, so the click itself is what activates the frame.
@@ -33,7 +40,10 @@ func ClickTrigger(ctx context.Context, page playwright.Page, s *Suite) error {
 	}
 	// A fresh out-of-process frame may not be hit-testable yet and drop a
 	// raw click: move the pointer until the button reports it, then click.
-	deadline := time.Now().Add(5 * time.Second)
+	// Both waits end as soon as the button reports; their bounds only run
+	// out for a button that is covered, and a loaded machine or a
+	// throttled frame is slow to report (docs/audit-timing.md).
+	deadline := time.Now().Add(hoverWait)
 	for i := 0; ; i++ {
 		if err := page.Mouse().Move(x+float64(i%3), y); err != nil {
 			return err
@@ -52,7 +62,7 @@ func ClickTrigger(ctx context.Context, page playwright.Page, s *Suite) error {
 	if err := page.Mouse().Click(x, y); err != nil {
 		return err
 	}
-	for deadline := time.Now().Add(3 * time.Second); ; {
+	for deadline := time.Now().Add(clickWait); ; {
 		t, err := s.Trigger(ctx)
 		if err != nil {
 			return err

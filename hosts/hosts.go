@@ -118,6 +118,12 @@ type Env struct {
 	// its page into this file, saved at teardown (it may show logged-in
 	// content). The browser must have been launched to record videos.
 	VideoFile string
+	// CPUThrottle, when above 1, asks a browser host to slow the
+	// renderers of its page and of the page's frames that many times
+	// (browserhost.ThrottleCPU), as a loaded machine does: the slowed run
+	// that shows no verdict depends on the host's speed
+	// (docs/audit-timing.md).
+	CPUThrottle float64
 	Logf      func(format string, args ...any)
 }
 

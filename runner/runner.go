@@ -360,10 +360,13 @@ func (d *driver) phase(ids []string, retry bool) error {
 			}
 			return &InfraError{Step: describe("polling the suite", protocol.Poll{RunningID: running}), Err: errors.Join(ErrSuiteLost, err)}
 		}
-		if instance == "" {
+		if instance == "" && p.State != protocol.StateIdle {
 			instance = p.Instance
-		} else if p.Instance != instance {
+		} else if p.Instance != instance || p.State == protocol.StateIdle {
 			// The host reloaded or replaced the app iframe: a new suite.
+			// An idle suite is one too, even as the first poll's: Start
+			// reached the suite that answered it, and the host replaced
+			// that one before this poll.
 			remounts++
 			if running != "" {
 				if _, done := d.results[running]; !done {
@@ -380,7 +383,11 @@ func (d *driver) phase(ids []string, retry bool) error {
 					rest = append(rest, id)
 				}
 			}
-			d.o.Logf("the app was reloaded during %q; restarting the suite on %d remaining check(s)", running, len(rest))
+			during := fmt.Sprintf("during %q", running)
+			if running == "" {
+				during = "between checks"
+			}
+			d.o.Logf("the app was reloaded %s (suite instance %q, now %q, %s); restarting the suite on %d remaining check(s)", during, instance, p.Instance, p.State, len(rest))
 			if len(rest) == 0 {
 				return nil
 			}

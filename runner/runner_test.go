@@ -398,6 +398,53 @@ func TestRemountMidCheckIsErrorAndTheRunGoesOn(t *testing.T) {
 	}
 }
 
+// freshAfterStart is a suite the host replaces right after Start reached
+// it: the first poll comes from a fresh instance that was never started.
+type freshAfterStart struct {
+	*fakeSuite
+	replaced bool
+	starts   [][]string
+}
+
+func (r *freshAfterStart) Start(ctx context.Context, ids []string) error {
+	r.starts = append(r.starts, ids)
+	return r.fakeSuite.Start(ctx, ids)
+}
+
+func (r *freshAfterStart) Poll(ctx context.Context, w time.Duration) (protocol.Poll, error) {
+	r.fakeSuite.mu.Lock()
+	if !r.replaced {
+		r.replaced = true
+		r.fakeSuite.started, r.fakeSuite.running, r.fakeSuite.results = nil, 0, nil
+	}
+	idle := r.fakeSuite.started == nil
+	r.fakeSuite.mu.Unlock()
+	if idle {
+		return protocol.Poll{Instance: "fresh", State: protocol.StateIdle, Results: []protocol.TestResult{}}, nil
+	}
+	p, err := r.fakeSuite.Poll(ctx, w)
+	p.Instance = "fresh"
+	return p, err
+}
+
+// A suite replaced between Start and the first poll answers that poll
+// idle: the runner starts the fresh one on every check instead of waiting
+// on a suite that will never move (a stall).
+func TestRemountBeforeFirstPollRestartsTheSuite(t *testing.T) {
+	f := newFake(map[string][]protocol.Request{"a/one": {{Kind: protocol.KindClickTrigger}}}, "a/one", "a/two")
+	rs := &freshAfterStart{fakeSuite: f}
+	hr, err := Drive(context.Background(), rs, &fakeHost{}, Options{Stall: 5 * time.Second}, report.HostRun{})
+	if err != nil {
+		t.Fatalf("expected the fresh suite to be started and run, observed: %v", err)
+	}
+	if st := statuses(hr); st["a/one"] != protocol.StatusPass || st["a/two"] != protocol.StatusPass {
+		t.Errorf("statuses %v, expected both PASS: no check was running when the suite was replaced", st)
+	}
+	if fmt.Sprint(rs.starts) != "[[a/one a/two] [a/one a/two]]" {
+		t.Errorf("starts %v, expected the whole selection twice (before and after the replacement)", rs.starts)
+	}
+}
+
 // flakySuite fails a/flaky the first time it runs and passes it after.
 type flakyHost struct {
 	fakeHost

@@ -65,7 +65,8 @@ func vocabulary() cliconfig.Vocabulary {
 		// installers, and the test suite's switches.
 		"NO_BROWSER_DOWNLOAD", "CACHE", "REQUIRE_BROWSER", "FFMPEG",
 		"SELFTEST", "SPECIFICITY", "VARIATIONS", "INTEROP_DIR", "CONSUMERS_MODULES",
-		"SCREENSHOT", "HTML_SCREENSHOT", "HTML_SCREENSHOT_DIR", "HTML_SCREENSHOT_PAGE", "TEST_MARKER")
+		"SCREENSHOT", "HTML_SCREENSHOT", "HTML_SCREENSHOT_DIR", "HTML_SCREENSHOT_PAGE", "TEST_MARKER",
+		"WIRE_TRACE")
 	return cliconfig.Vocabulary{Names: names, Fields: generic.Variables, Builtin: builtinHosts()}
 }
 

@@ -18,15 +18,19 @@ import (
 // opens a host connected to it (the reference host's page, in a browser
 // the run never sees) and asks for the suite; the prompts appear on the
 // terminal; answering them resolves the capabilities (the trigger clicked,
-// the conversation confirmed: the check passes); an unanswered prompt
+// the conversation confirmed: the check passes); a prompt answered n
 // ends its check with the reason (a SKIP: no theme switched, nothing to
 // judge); Ctrl-C at a later prompt stops the run
 // with exit 130, and the JUnit report holds all of it.
+//
+// The prompts' time is long on purpose: the person here is a second
+// browser, and its click can take seconds on a loaded machine; a prompt
+// running out is internal/operator's TestATimeoutResolvesAsFailed.
 func TestConnectOperatorWholeLoopOnAPseudoTerminal(t *testing.T) {
 	e2etest.Require(t)
 	b, _ := e2etest.Parts(t)
 	junitPath, marker := filepath.Join(t.TempDir(), "junit.xml"), newMarker()
-	r := startConnectRun(t, marker, "--operator", "--operator-timeout", "3s", "--junit", junitPath, "--evidence-dir", "",
+	r := startConnectRun(t, marker, "--operator", "--operator-timeout", "2m", "--junit", junitPath, "--evidence-dir", "",
 		"--run", "context/theme-change-notifies", "--run", "messages/add-to-conversation", "--run", "links/open-link")
 	screen, publicURL := r.tm, r.publicURL
 
@@ -47,7 +51,7 @@ func TestConnectOperatorWholeLoopOnAPseudoTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	seen, clicked, confirmed, unanswered, interrupted := 0, 0, 0, 0, false
+	seen, clicked, confirmed, refused, interrupted := 0, 0, 0, 0, false
 	var code int
 	for done := false; !done; {
 		select {
@@ -74,7 +78,8 @@ func TestConnectOperatorWholeLoopOnAPseudoTerminal(t *testing.T) {
 			screen.Type("\x03")
 			interrupted = true
 		case strings.Contains(last, "· toggleTheme]"):
-			unanswered++ // let it time out
+			refused++
+			screen.Type("n\r")
 		case strings.Contains(last, "· clickTrigger]"):
 			if err := p.ClickTrigger(); err != nil {
 				t.Errorf("clicking the trigger: %v", err)
@@ -98,12 +103,12 @@ func TestConnectOperatorWholeLoopOnAPseudoTerminal(t *testing.T) {
 	case <-time.After(5 * time.Second):
 	}
 	if !interrupted || code != ExitSIGINT {
-		t.Fatalf("exit %d (Ctrl-C sent: %v), want %d; clicked %d, confirmed %d, unanswered %d:\n%s", code, interrupted, ExitSIGINT, clicked, confirmed, unanswered, screen.Screen())
+		t.Fatalf("exit %d (Ctrl-C sent: %v), want %d; clicked %d, confirmed %d, refused %d:\n%s", code, interrupted, ExitSIGINT, clicked, confirmed, refused, screen.Screen())
 	}
-	if clicked == 0 || unanswered == 0 {
-		t.Errorf("clicked %d, unanswered %d: the selection did not ask what it should", clicked, unanswered)
+	if clicked == 0 || refused == 0 {
+		t.Errorf("clicked %d, refused %d: the selection did not ask what it should", clicked, refused)
 	}
-	for _, s := range []string{`click the button labelled "Conformance trigger"`, "no answer within 3s: recorded as failed", "stopped:"} {
+	for _, s := range []string{`click the button labelled "Conformance trigger"`, "stopped:"} {
 		if !strings.Contains(screen.Screen(), s) {
 			t.Errorf("the terminal never showed %q", s)
 		}
@@ -123,7 +128,7 @@ func TestConnectOperatorWholeLoopOnAPseudoTerminal(t *testing.T) {
 			status[id] = "PASS"
 		}
 	}
-	t.Logf("clicked %d, confirmed %d, unanswered %d; JUnit: %v", clicked, confirmed, unanswered, status)
+	t.Logf("clicked %d, confirmed %d, refused %d; JUnit: %v", clicked, confirmed, refused, status)
 	find := func(id string) string {
 		for k, v := range status {
 			if strings.Contains(k, id) {
@@ -135,7 +140,7 @@ func TestConnectOperatorWholeLoopOnAPseudoTerminal(t *testing.T) {
 	if v := find("messages/add-to-conversation"); v != "PASS" {
 		t.Errorf("messages/add-to-conversation: %s", v)
 	}
-	if v := find("context/theme-change-notifies"); !strings.Contains(v, "did not answer within 3s") {
+	if v := find("context/theme-change-notifies"); !strings.Contains(v, "operator answered no: could not switch the host to the dark theme") {
 		t.Errorf("context/theme-change-notifies: %s", v)
 	}
 	if v := find("links/open-link"); !strings.Contains(v, "not run") && !strings.Contains(v, string(protocol.StatusNotRun)) {

@@ -19,10 +19,14 @@ func selftestCommand() *cli.Command {
 			&cli.IntFlag{Name: "parallel", Value: 2, Usage: "defect runs at once"},
 			&cli.StringFlag{Name: "scope", Value: string(selftest.ScopeFull), Usage: "`full` runs the whole suite under each defect; area runs only the areas of the checks the defect must turn red (faster, what CI runs)"},
 			&cli.BoolFlag{Name: "specificity", Value: true, Usage: "also run the whole catalogue under each legal host variation (serve --list-variations) and demand no FAIL, ERROR or TIMEOUT"},
+			&cli.Float64Flag{Name: "cpu-throttle", Usage: "slow the reference host's page and its frames `N` times (Chrome DevTools CPU throttling), as a loaded machine does: every verdict must stay the same (docs/audit-timing.md)"},
 		}, browserFlags(false)...),
 		Action: func(c *cli.Context) error {
 			if c.Int("parallel") < 1 {
 				return usage(fmt.Errorf("--parallel must be at least 1"))
+			}
+			if r := c.Float64("cpu-throttle"); r != 0 && r < 1 {
+				return usage(fmt.Errorf("--cpu-throttle %g: use a rate of at least 1 (1 is no throttling)", r))
 			}
 			scope := selftest.Scope(c.String("scope"))
 			if scope != selftest.ScopeFull && scope != selftest.ScopeArea {
@@ -45,6 +49,7 @@ func selftestCommand() *cli.Command {
 			defer sess.Close()
 			env := sess.Env()
 			env.AppTimeout = 30 * time.Second
+			env.CPUThrottle = c.Float64("cpu-throttle")
 			ok, err := selftest.RunAndReport(ctx, tab, selftest.Options{Env: env, Parallel: c.Int("parallel"), Scope: scope}, c.Bool("specificity"), c.App.Writer)
 			if err != nil {
 				return &exitError{code: ExitInfra, err: err}

@@ -11,7 +11,6 @@ import (
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/internal/testkit/hostreview"
 	"github.com/mcpconform/mcpconform/protocol"
-	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
 	"github.com/mcpconform/mcpconform/runner"
 )
@@ -30,17 +29,13 @@ func TestSuiteOnAppBridge(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	var h *Host
-	hr := review.RunSettled(t, func() report.HostRun {
-		h = New()
-		start := time.Now()
-		hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
-		if err != nil {
-			t.Fatalf("run: %v", err)
-		}
-		t.Logf("suite on ext-apps %s: %d checks in %s", Version, len(hr.Cases), time.Since(start).Round(time.Millisecond))
-		return hr
-	})
+	h := New()
+	start := time.Now()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	t.Logf("suite on ext-apps %s: %d checks in %s", Version, len(hr.Cases), time.Since(start).Round(time.Millisecond))
 	if hr.HostName != "MCP Apps Host" {
 		t.Errorf("hostInfo.name %q: not basic-host's", hr.HostName)
 	}

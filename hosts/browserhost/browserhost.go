@@ -62,6 +62,10 @@ type Base struct {
 	// own are the pages the driver opened itself (NewTab): their
 	// navigations are not links the app opened.
 	own []playwright.Page
+
+	// Throttle is the CPU throttling of the page (Env.CPUThrottle), nil
+	// when the run is not slowed.
+	Throttle *CPUThrottle
 }
 
 // Open creates the browser context and page and starts recording.
@@ -92,6 +96,7 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 		return fmt.Errorf("new browser context: %w", err)
 	}
 	b.Ctx = c
+	traceMCP(c)
 	if err := watchDownloadNames(c); err != nil {
 		c.Close()
 		return fmt.Errorf("watching download names: %w", err)
@@ -129,6 +134,12 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 	if err != nil {
 		c.Close()
 		return fmt.Errorf("new page: %w", err)
+	}
+	if env.CPUThrottle > 1 {
+		if b.Throttle, err = ThrottleCPU(c, p, env.CPUThrottle); err != nil {
+			c.Close()
+			return err
+		}
 	}
 	b.mu.Lock()
 	b.Page = p
@@ -471,13 +482,21 @@ func FirstLine(err error) string {
 	return s
 }
 
-// ClickUntilGone clicks a host's control sel on page (within 3 s) and
-// waits up to timeout until the element gone is detached: how a driver
+// ControlWait is how long a driver waits for a host's own control (a
+// button it presses for the user: Close, Stop, a tool picker) to be there
+// and pressable. Playwright presses a control only once its layout has
+// settled, which on a loaded machine or a throttled page takes a while,
+// and the expiry is a verdict on the host only by way of the driver's
+// failure: the wait is generous (docs/audit-timing.md).
+const ControlWait = 15 * time.Second
+
+// ClickUntilGone clicks a host's control sel on page (within ControlWait)
+// and waits up to timeout until the element gone is detached: how a driver
 // closes a View with the host's own control. what names the control in
 // the failed Result.
 func ClickUntilGone(page playwright.Page, sel, gone, what string, timeout time.Duration) protocol.Result {
 	return PressUntilGone(page, func() error {
-		return page.Locator(sel).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(3000)})
+		return page.Locator(sel).Click(playwright.LocatorClickOptions{Timeout: playwright.Float(float64(ControlWait.Milliseconds()))})
 	}, gone, what, timeout)
 }
 

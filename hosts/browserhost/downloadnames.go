@@ -41,10 +41,12 @@ const downloadNameScript = `(() => {
   }, true);
 })();`
 
-// requestedName is the latest download name a page asked for.
+// requestedName is the latest download name a page asked for; used once a
+// download took it.
 type requestedName struct {
 	name string
 	at   time.Time
+	used bool
 }
 
 // downloadNames holds, per page, the latest name asked for. It is shared by
@@ -67,7 +69,7 @@ func watchDownloadNames(c playwright.BrowserContext) error {
 			return nil
 		}
 		downloadNames.Lock()
-		downloadNames.latest[src.Page] = requestedName{name, time.Now()}
+		downloadNames.latest[src.Page] = requestedName{name: name, at: time.Now()}
 		downloadNames.Unlock()
 		return nil
 	})
@@ -86,16 +88,30 @@ func watchDownloadNames(c playwright.BrowserContext) error {
 	return c.AddInitScript(playwright.Script{Content: playwright.String(downloadNameScript)})
 }
 
-// nameRequestedFor is the name page asked for just before a download that
-// started at start, "" when it asked for none (a Content-Disposition
-// download, or a page of a context nobody watched). The report of the name
-// travels apart from the download event and may come a little after it.
+// How far apart the report of a requested name and the download's start
+// may be. The pairing is by order (the latest name no download took yet),
+// not by time: the window only keeps a name asked for long ago (an anchor
+// whose download the sandbox blocked) from being given to an unrelated
+// later download, and is wide, because on a loaded machine the report,
+// which travels apart from the download event, lags it (it was 3 s before
+// and 1 s after, and under load the pairing was lost: docs/audit-timing.md).
+const (
+	nameBeforeDownload = 60 * time.Second
+	nameAfterDownload  = 10 * time.Second
+)
+
+// nameRequestedFor is the name page asked for last before a download that
+// started at start, if no other download took it, "" when it asked for
+// none (a Content-Disposition download, or a page of a context nobody
+// watched).
 func nameRequestedFor(page playwright.Page, start time.Time) string {
 	downloadNames.Lock()
 	defer downloadNames.Unlock()
 	n, ok := downloadNames.latest[page]
-	if !ok || n.at.Before(start.Add(-3*time.Second)) || n.at.After(start.Add(time.Second)) {
+	if !ok || n.used || n.at.Before(start.Add(-nameBeforeDownload)) || n.at.After(start.Add(nameAfterDownload)) {
 		return ""
 	}
+	n.used = true
+	downloadNames.latest[page] = n
 	return n.name
 }

@@ -15,7 +15,7 @@ import (
 // it, or never reaches to, is a failed Result saying so.
 func ToggleScheme(page playwright.Page, toggle, scheme, to string) (protocol.Result, error) {
 	return PressUntilScheme(page, func() error {
-		return page.Locator(toggle).First().Click(playwright.LocatorClickOptions{Timeout: playwright.Float(5000)})
+		return page.Locator(toggle).First().Click(playwright.LocatorClickOptions{Timeout: playwright.Float(float64(ControlWait.Milliseconds()))})
 	}, "the host's theme control "+toggle, scheme, to)
 }
 
@@ -36,8 +36,11 @@ func PressUntilScheme(page playwright.Page, press func() error, what, scheme, to
 		if err := press(); err != nil {
 			return protocol.Result{}, fmt.Errorf("clicking %s: %w", what, err)
 		}
+		// The host's reaction to its own control; when it never comes, the
+		// theme check has no change to judge (SKIP), so the wait is as
+		// generous as the press's.
 		if _, err := page.WaitForFunction("(was) => String("+scheme+" ?? \"\") !== was", cur,
-			playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(5000)}); err != nil {
+			playwright.PageWaitForFunctionOptions{Timeout: playwright.Float(float64(ControlWait.Milliseconds()))}); err != nil {
 			return protocol.Result{OK: false, Error: fmt.Sprintf("the theme control did not change the scheme from %q: %v", cur, FirstLine(err))}, nil
 		}
 	}

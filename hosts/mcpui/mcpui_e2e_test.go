@@ -12,7 +12,6 @@ import (
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/internal/testkit/hostreview"
 	"github.com/mcpconform/mcpconform/protocol"
-	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
 	"github.com/mcpconform/mcpconform/runner"
 )
@@ -31,22 +30,17 @@ func TestSuiteOnMCPUI(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	var h *Host
-	run := func() report.HostRun {
-		h = New()
-		start := time.Now()
-		hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
-		if err != nil {
-			t.Fatalf("run: %v", err)
-		}
-		t.Logf("suite on mcp-ui %s: %d checks in %s", Version, len(hr.Cases), time.Since(start).Round(time.Millisecond))
-		return hr
+	// Run once: until 2026-12-02 about one run in four under load had a
+	// View's tools/call unanswered for 10 s and the test ran the suite a
+	// second time; the cause was ours (the page's /mcp proxy cut streamed
+	// answers, fixed with mcpproxy.FullDuplex, README.md).
+	h := New()
+	start := time.Now()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
+	if err != nil {
+		t.Fatalf("run: %v", err)
 	}
-	// About one run in four, one View's tools/call gets no answer for 10 s
-	// and the request never reaches the page's /mcp proxy (seen 2026-12-01
-	// with the proxy's requests counted: at most 4 in flight, none during
-	// the stall); see hostreview.Stall.
-	hr := review.RunSettled(t, run)
+	t.Logf("suite on mcp-ui %s: %d checks in %s", Version, len(hr.Cases), time.Since(start).Round(time.Millisecond))
 	if hr.HostName != "MCP-UI Host" {
 		t.Errorf("hostInfo.name %q: not AppRenderer's default", hr.HostName)
 	}

@@ -11,6 +11,9 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/mcpconform/mcpconform/internal/mcpproxy"
+	"github.com/mcpconform/mcpconform/internal/wiretrace"
 )
 
 // corsFront serves the fixture server on another loopback port with the
@@ -35,10 +38,25 @@ func startCORSFront(serverURL string) (*corsFront, error) {
 	if err != nil {
 		return nil, err
 	}
+	h := wiretrace.Handler("cors-proxy", corsHandler(target, wiretrace.Transport("cors-proxy-out")))
+	f := &corsFront{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: wiretrace.ErrorLog(nil), ConnState: wiretrace.ConnState("cors-server")}}
+	f.URL = "http://" + ln.Addr().String() + "/" + strings.TrimPrefix(target.EscapedPath(), "/")
+	if target.RawQuery != "" {
+		f.URL += "?" + target.RawQuery
+	}
+	go f.srv.Serve(ln)
+	return f, nil
+}
+
+// corsHandler is the front's handler: CORS for the browser, the rest
+// reverse-proxied to target's host over rt (nil: http.DefaultTransport).
+func corsHandler(target *url.URL, rt http.RoundTripper) http.Handler {
 	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+	rp.Transport = rt
 	rp.FlushInterval = -1 // SSE streams pass through as they come
 	// A tab closing cuts its open stream: nothing to log.
-	rp.ErrorLog = log.New(io.Discard, "", 0)
+	rp.ErrorLog = wiretrace.ErrorLog(log.New(io.Discard, "", 0))
 	director := rp.Director
 	rp.Director = func(r *http.Request) {
 		director(r)
@@ -46,12 +64,14 @@ func startCORSFront(serverURL string) (*corsFront, error) {
 		r.Header.Del("Origin") // the front, not the page, is the fixture server's client
 	}
 	rp.ErrorHandler = func(w http.ResponseWriter, r *http.Request, err error) {
+		wiretrace.Logf("cors-proxy ErrorHandler %s: %v (client: %v)", r.Method, err, r.Context().Err())
 		if errors.Is(err, context.Canceled) || r.Context().Err() != nil {
 			return // the page went away from an open stream
 		}
 		http.Error(w, "fixture server: "+err.Error(), http.StatusBadGateway)
 	}
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	proxy := mcpproxy.FullDuplex(rp)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		o := w.Header()
 		o.Set("Access-Control-Allow-Origin", "*")
 		o.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate")
@@ -64,15 +84,8 @@ func startCORSFront(serverURL string) (*corsFront, error) {
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
-		rp.ServeHTTP(w, r)
+		proxy.ServeHTTP(w, r)
 	})
-	f := &corsFront{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}}
-	f.URL = "http://" + ln.Addr().String() + "/" + strings.TrimPrefix(target.EscapedPath(), "/")
-	if target.RawQuery != "" {
-		f.URL += "?" + target.RawQuery
-	}
-	go f.srv.Serve(ln)
-	return f, nil
 }
 
 func (f *corsFront) close() {

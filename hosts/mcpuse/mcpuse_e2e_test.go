@@ -10,7 +10,6 @@ import (
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/internal/testkit/hostreview"
 	"github.com/mcpconform/mcpconform/protocol"
-	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/report/expectations"
 	"github.com/mcpconform/mcpconform/runner"
 )
@@ -31,17 +30,15 @@ func TestSuiteOnMCPUse(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	var h *Host
-	// The Inspector bundles AppBridge 1.x and shows the same stall as
-	// mcp-ui's AppRenderer (hostreview.Stall), more often under load.
-	hr := review.RunSettled(t, func() report.HostRun {
-		h = New()
-		hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
-		if err != nil {
-			t.Fatalf("run: %v", err)
-		}
-		return hr
-	})
+	// Run once: until 2026-12-02 a View's tools/call went unanswered now
+	// and then under load, and the test ran the suite a second time; the
+	// cause was ours (the CORS front cut streamed answers, fixed with
+	// mcpproxy.FullDuplex, hosts/mcpui/README.md).
+	h := New()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
 	if hr.HostName != "mcp-use-inspector" || hr.HostVersion != Version {
 		t.Errorf("hostInfo %q %q, want mcp-use-inspector %s", hr.HostName, hr.HostVersion, Version)
 	}

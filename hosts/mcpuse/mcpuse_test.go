@@ -17,6 +17,7 @@ import (
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/internal/testkit/hostreview"
+	"github.com/mcpconform/mcpconform/internal/testkit/mcpproxytest"
 )
 
 // One browser and one pair of fixture servers for the whole package
@@ -195,4 +196,11 @@ func TestCORSFront(t *testing.T) {
 		c.Close()
 		t.Errorf("%s still accepts connections after close", host)
 	}
+}
+
+// An answer streamed back to a POST through the CORS front arrives whole
+// even when the proxy's transport reads the request body again after the
+// answer started (the stall of hosts/mcpui/README.md).
+func TestCORSFrontKeepsStreamedAnswer(t *testing.T) {
+	mcpproxytest.CheckStreamKept(t, corsHandler)
 }

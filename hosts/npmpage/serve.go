@@ -13,6 +13,9 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"time"
+
+	"github.com/mcpconform/mcpconform/internal/mcpproxy"
+	"github.com/mcpconform/mcpconform/internal/wiretrace"
 )
 
 // Servers are the two loopback origins of the host: the page (and its
@@ -48,25 +51,8 @@ func StartServers(page *Page, js, mcpURL string) (*Servers, error) {
 		PageURL:    "http://" + pl.Addr().String(),
 		SandboxURL: fmt.Sprintf("http://localhost:%d/sandbox", sl.Addr().(*net.TCPAddr).Port),
 	}
-	proxy := &httputil.ReverseProxy{
-		Rewrite: func(r *httputil.ProxyRequest) {
-			r.Out.URL.Scheme, r.Out.URL.Host, r.Out.URL.Path, r.Out.URL.RawPath = target.Scheme, target.Host, target.Path, target.RawPath
-			r.Out.Host = target.Host
-			// The backend's own request: the browser's Origin is the
-			// page's, not the fixture server's.
-			r.Out.Header.Del("Origin")
-		},
-		FlushInterval: -1, // SSE streams pass through as they come
-		// The page going away ends its open SSE stream: not an error.
-		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			if errors.Is(err, context.Canceled) || r.Context().Err() != nil {
-				return
-			}
-			http.Error(w, "fixture server: "+err.Error(), http.StatusBadGateway)
-		},
-	}
 	pm := http.NewServeMux()
-	pm.Handle("/mcp", proxy)
+	pm.Handle("/mcp", wiretrace.Handler("page-proxy", mcpProxy(target, wiretrace.Transport("page-proxy-out"))))
 	pm.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		cfg := Config{MCP: s.PageURL + "/mcp", Sandbox: s.SandboxURL, Tool: r.URL.Query().Get("tool"), Args: map[string]any{}}
 		if a := r.URL.Query().Get("args"); a != "" {
@@ -89,11 +75,38 @@ func StartServers(page *Page, js, mcpURL string) (*Servers, error) {
 	})
 	sm := http.NewServeMux()
 	sm.HandleFunc("GET /sandbox", page.Sandbox)
-	s.page = &http.Server{Handler: pm, ReadHeaderTimeout: 10 * time.Second}
+	s.page = &http.Server{Handler: pm, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: wiretrace.ErrorLog(nil), ConnState: wiretrace.ConnState("page-server")}
 	s.sandbox = &http.Server{Handler: sm, ReadHeaderTimeout: 10 * time.Second}
 	go s.page.Serve(pl)
 	go s.sandbox.Serve(sl)
 	return s, nil
+}
+
+// mcpProxy is the page backend's /mcp: a reverse proxy to the MCP server
+// at target, over rt (nil: http.DefaultTransport).
+func mcpProxy(target *url.URL, rt http.RoundTripper) http.Handler {
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.Out.URL.Scheme, r.Out.URL.Host, r.Out.URL.Path, r.Out.URL.RawPath = target.Scheme, target.Host, target.Path, target.RawPath
+			r.Out.Host = target.Host
+			// The backend's own request: the browser's Origin is the
+			// page's, not the fixture server's.
+			r.Out.Header.Del("Origin")
+		},
+		Transport:     rt,
+		FlushInterval: -1, // SSE streams pass through as they come
+		ErrorLog:      wiretrace.ErrorLog(nil),
+		// The page going away ends its open SSE stream: not an error.
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			wiretrace.Logf("page-proxy ErrorHandler %s: %v (client: %v)", r.Method, err, r.Context().Err())
+			if errors.Is(err, context.Canceled) || r.Context().Err() != nil {
+				return
+			}
+			http.Error(w, "fixture server: "+err.Error(), http.StatusBadGateway)
+		},
+	}
+	return mcpproxy.FullDuplex(proxy)
 }
 
 // PageFor is the host page's URL showing tool called with args (JSON).

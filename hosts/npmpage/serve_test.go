@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/internal/testkit/mcpproxytest"
 )
 
 // testPage serves a sandbox proxy that says what it is.
@@ -89,4 +90,11 @@ func TestServers(t *testing.T) {
 			t.Errorf("%s still accepts connections after close", u)
 		}
 	}
+}
+
+// An answer streamed back to a POST through the page's /mcp arrives whole
+// even when the proxy's transport reads the request body again after the
+// answer started (the stall of hosts/mcpui/README.md).
+func TestMCPProxyKeepsStreamedAnswer(t *testing.T) {
+	mcpproxytest.CheckStreamKept(t, mcpProxy)
 }

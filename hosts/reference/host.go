@@ -143,7 +143,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 // with a UI shows its View in a new app card. It returns once the picker
 // has taken the call (closed without an arguments error).
 func (h *Host) callFromPicker(tool, args string) error {
-	ms := 10000.0
+	ms := float64(browserhost.ControlWait.Milliseconds())
 	panel := h.Page.Locator(selToolPanel)
 	steps := []struct {
 		what string
@@ -256,6 +256,22 @@ func (h *Host) card(marker string) (playwright.Locator, error) {
 	return nil, nil
 }
 
+// cardShowing is card, waiting up to browserhost.ControlWait for a View
+// that displays marker: a View the host re-rendered (the rerender-once
+// variation) shows its marker again only once it has its tool-input anew,
+// which on a loaded machine comes a while after the driver is asked. A
+// single look decided "no View" by the host's speed.
+func (h *Host) cardShowing(marker string) (playwright.Locator, error) {
+	deadline := time.Now().Add(browserhost.ControlWait)
+	for {
+		c, err := h.card(marker)
+		if err != nil || c != nil || time.Now().After(deadline) {
+			return c, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // CancelTool presses Stop on the card whose View shows the marker; the host
 // cancels the MCP call and tells the View (ui/notifications/tool-cancelled).
 func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.Result, error) {
@@ -263,27 +279,28 @@ func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.R
 		// Stop is shown only while the call runs.
 		stop := c.Locator(selToolStop)
 		return stop, stop
-	}, playwright.WaitForSelectorStateHidden, 5000,
+	}, playwright.WaitForSelectorStateHidden, 10000,
 		"no Stop control for that View (is its tool call still running?): ",
 		"the tool call kept running after Stop: ")
 }
 
 // CloseView clicks the close button of the card whose View shows the marker
-// and waits until the host has removed the card (after its teardown).
+// and waits until the host has removed the card (after its teardown, whose
+// answer the page waits for up to 15 s: TEARDOWN_ANSWER_MS in web/view.ts).
 func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	return h.pressOnCard(req.Marker, func(c playwright.Locator) (playwright.Locator, playwright.Locator) {
 		return c.Locator(selViewClose), c
-	}, playwright.WaitForSelectorStateDetached, 10000,
+	}, playwright.WaitForSelectorStateDetached, 30000,
 		"could not press the close button: ",
 		"the View was not removed after its close button: ")
 }
 
 // pressOnCard finds the card whose View shows marker, clicks the button
-// controls picks on it (within 3 s) and waits up to waitMs for the target
-// controls picks to reach state. A failed click or wait is the result's
+// controls picks on it (within browserhost.ControlWait) and waits up to
+// waitMs for the target controls picks to reach state. A failed click or wait is the result's
 // error: clickFailed or waitFailed followed by the first line of the cause.
 func (h *Host) pressOnCard(marker string, controls func(card playwright.Locator) (button, target playwright.Locator), state *playwright.WaitForSelectorState, waitMs float64, clickFailed, waitFailed string) (protocol.Result, error) {
-	c, err := h.card(marker)
+	c, err := h.cardShowing(marker)
 	if err != nil {
 		return protocol.Result{}, err
 	}
@@ -291,7 +308,7 @@ func (h *Host) pressOnCard(marker string, controls func(card playwright.Locator)
 		return protocol.Result{OK: false, Error: fmt.Sprintf("no View displays %q", marker)}, nil
 	}
 	button, target := controls(c)
-	ms := 3000.0
+	ms := float64(browserhost.ControlWait.Milliseconds())
 	if err := button.Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
 		return protocol.Result{OK: false, Error: clickFailed + browserhost.FirstLine(err)}, nil
 	}

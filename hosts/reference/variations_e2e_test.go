@@ -374,6 +374,38 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Error("the host did not log that it ignored the request")
 		}
 	})
+	one("slow-host", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-slow")
+		// The View times its own ping: the answer cannot come sooner than
+		// the host's delay (400 ms, SLOW_HOST_MS in web/view.ts), however
+		// loaded the machine.
+		v, err := p.view().Evaluate(`() => new Promise((resolve) => {
+			const id = "slow-" + Math.random();
+			const t0 = performance.now();
+			addEventListener("message", function l(e) {
+				if (e.data && e.data.id === id) { removeEventListener("message", l); resolve(performance.now() - t0); }
+			});
+			parent.postMessage({ jsonrpc: "2.0", id, method: "ping", params: {} }, "*");
+		})`)
+		if ms, ok := v.(float64); err != nil || !ok || ms < 400 {
+			t.Errorf("ping round trip %v (%v), want at least 400 ms", v, err)
+		}
+		// Late, but in order: the View received the host's notifications
+		// in the order the host's log shows it sent them.
+		var sent []string
+		for _, e := range p.log() {
+			if m, _ := e.Msg["method"].(string); e.Dir == "→ view" && strings.HasPrefix(m, "ui/notifications/") {
+				sent = append(sent, m)
+			}
+		}
+		got, err := p.view().Evaluate(`() => window.__received.filter((m) => m && m.jsonrpc === "2.0" && typeof m.method === "string" && m.method.startsWith("ui/notifications/") && !("id" in m)).map((m) => m.method)`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(sent) || len(sent) < 2 {
+			t.Errorf("the View received %v, the host sent %v: want the same, in order", got, sent)
+		}
+	})
 	one("rerender-once", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-rerender")
 		deadline := time.Now().Add(10 * time.Second)

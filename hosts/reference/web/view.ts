@@ -29,6 +29,16 @@ interface Outcome {
 export const views = new Set<AppView>();
 
 const FIXED_HEIGHT = 480;
+// How long the host waits for a View's answer to ui/resource-teardown
+// before it removes the View anyway (a View that never answers must not
+// stay forever): generous, so that a slow View on a loaded machine is
+// still waited for (S L1202, "Host SHOULD wait for a response"). Drivers
+// wait longer for the View to go (reference.Host.CloseView).
+const TEARDOWN_ANSWER_MS = 15_000;
+// How late the slow-host variation sends each message to a View: enough
+// that a wait tuned to a quick host shows (the suite's old waits were 300
+// ms to 5 s), well inside the suite's time limits.
+export const SLOW_HOST_MS = 400;
 
 // The optional host capabilities, and which a variation takes away.
 const OPTIONAL_CAPABILITIES = ["message", "updateModelContext", "openLinks", "downloadFile", "logging", "sampling", "serverResources"];
@@ -176,7 +186,7 @@ export class AppView {
       this.closeBtn.disabled = true;
       await this.stop(reason);
       if (this.initialized && !this.broken && !defect("no-teardown-on-close")) {
-        const answered = this.request("ui/resource-teardown", { reason }, 5000).catch((e) => log("host", `teardown: ${e instanceof Error ? e.message : String(e)}; removing the View anyway`));
+        const answered = this.request("ui/resource-teardown", { reason }, TEARDOWN_ANSWER_MS).catch((e) => log("host", `teardown: ${e instanceof Error ? e.message : String(e)}; removing the View anyway`));
         // The defect leaves the View time to receive the request and report
         // it (its first server call afterwards is answered), then removes it
         // without waiting for its FLUSH_MS of work and answer. A fixed 500 ms
@@ -204,7 +214,12 @@ export class AppView {
 
   // ---- messaging ------------------------------------------------------------
   private post(msg: unknown): void {
-    this.frame.contentWindow?.postMessage(msg, opaqueProxy ? "*" : sandboxOrigin);
+    const deliver = () => this.frame.contentWindow?.postMessage(msg, opaqueProxy ? "*" : sandboxOrigin);
+    // The slow-host variation: every message to the View leaves
+    // SLOW_HOST_MS late, in the order it was sent (timers of one delay fire
+    // in the order they were set).
+    if (variation("slow-host")) setTimeout(deliver, SLOW_HOST_MS);
+    else deliver();
   }
 
   send(msg: any): void {
@@ -424,7 +439,7 @@ export class AppView {
   private async rerender(): Promise<void> {
     if (this.removed || this.closing || direct) return;
     try {
-      await this.request("ui/resource-teardown", { reason: "The host re-renders the app" }, 5000);
+      await this.request("ui/resource-teardown", { reason: "The host re-renders the app" }, TEARDOWN_ANSWER_MS);
     } catch (e) {
       log("host", `teardown before re-rendering: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -84,39 +84,6 @@ func (r Review) Differs(cases []report.Case) []report.Case {
 	return out
 }
 
-// Stall is how a check ends when one of the View's tools/call requests got
-// no answer within the suite's 10 s. On hosts built on the ext-apps
-// AppBridge 1.x (mcp-ui's AppRenderer, the mcp-use Inspector) it happens in
-// about one run in four, more on a loaded machine, and the request never
-// reaches the page's MCP client; the cause is not found (hosts/mcpui/README.md).
-const Stall = "no response to tools/call within 10000ms"
-
-// DriverMiss is how a check ends when the host driver could not do what
-// the check asked (open a tool's View in time on a loaded machine, say): a
-// harness problem, not a verdict on the host.
-const DriverMiss = "the host driver could not"
-
-// RunSettled runs the suite with run and, when every difference from the
-// review is a Stall or a DriverMiss, once more, saying so; any other
-// difference, or the same ones again, is left for CheckCases to fail.
-func (r Review) RunSettled(t testing.TB, run func() report.HostRun) report.HostRun {
-	t.Helper()
-	hr := run()
-	d := r.Differs(hr.Cases)
-	if len(d) == 0 {
-		return hr
-	}
-	for _, c := range d {
-		if !strings.Contains(c.Message, Stall) && !strings.Contains(c.Message, DriverMiss) {
-			return hr
-		}
-	}
-	for _, c := range d {
-		t.Logf("not a verdict (a stall or the driver's miss), running the suite again: %s %s %q", c.ID, c.Status, c.Message)
-	}
-	return run()
-}
-
 // reviewed is the status a check must end with and a fragment of its
 // message.
 func (r Review) reviewed(id string) (protocol.Status, string) {

@@ -74,37 +74,3 @@ func TestCheckExpectations(t *testing.T) {
 		})
 	}
 }
-
-// RunSettled runs again only when every difference is the known stall.
-func TestRunSettled(t *testing.T) {
-	clean := []report.Case{tc("a/bug", protocol.StatusFail, "it broke"), tc("a/skip", protocol.StatusSkip, "no agent"), tc("a/ok", protocol.StatusPass, "")}
-	stalled := []report.Case{tc("a/bug", protocol.StatusFail, "it broke"), tc("a/skip", protocol.StatusSkip, "no agent"), tc("a/ok", protocol.StatusTimeout, "the host never answered: "+Stall)}
-	red := []report.Case{tc("a/bug", protocol.StatusFail, "it broke"), tc("a/skip", protocol.StatusTimeout, Stall), tc("a/ok", protocol.StatusFail, "x")}
-	for _, c := range []struct {
-		name  string
-		first []report.Case
-		runs  int
-	}{
-		{"as reviewed", clean, 1},
-		{"only stalls", stalled, 2},
-		{"a stall and another difference", red, 1},
-		{"the driver's miss", []report.Case{tc("a/bug", protocol.StatusFail, "it broke"), tc("a/skip", protocol.StatusSkip, "openTool: the host driver could not make the host call x"), tc("a/ok", protocol.StatusPass, "")}, 2},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			runs := 0
-			hr := rv.RunSettled(t, func() report.HostRun {
-				runs++
-				if runs == 1 {
-					return report.HostRun{Cases: c.first}
-				}
-				return report.HostRun{Cases: clean}
-			})
-			if runs != c.runs {
-				t.Errorf("ran %d times, want %d", runs, c.runs)
-			}
-			if want := map[int][]report.Case{1: c.first, 2: clean}[c.runs]; len(hr.Cases) != len(want) || hr.Cases[len(want)-1].Status != want[len(want)-1].Status {
-				t.Errorf("returned %v, want the last run's cases", hr.Cases)
-			}
-		})
-	}
-}

@@ -124,7 +124,7 @@ type Env struct {
 	// that shows no verdict depends on the host's speed
 	// (docs/audit-timing.md).
 	CPUThrottle float64
-	Logf      func(format string, args ...any)
+	Logf        func(format string, args ...any)
 }
 
 // Optional interfaces the runner and the orchestration ask a host for.

@@ -125,18 +125,8 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 		return err
 	}
 	h.front, h.server = front, front.URL
-	node := env.Node
-	if node == "" {
-		node = "node"
-	}
-	ictx, cancel := context.WithTimeout(ctx, h.opts.InstallTimeout)
-	prefix, err := Install(ictx, h.opts.Prefix, node, h.logf)
-	cancel()
-	if err != nil {
-		return err
-	}
 	t0 := time.Now()
-	if h.inst, err = start(ctx, node, prefix, h.opts.StartTimeout); err != nil {
+	if h.inst, err = launch(ctx, h.opts, env.Node, h.logf); err != nil {
 		return err
 	}
 	h.logf("started the mcp-use Inspector %s at %s/inspector (pid %d) in %s", Version, h.inst.URL, h.inst.proc.PID(), time.Since(t0).Round(time.Millisecond))

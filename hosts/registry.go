@@ -111,6 +111,11 @@ var ErrUnknown = errors.New("unknown host")
 // Register makes the host name known to --host, `mcpconform hosts` and
 // `login`, built by newHost. It panics when name is empty or registered
 // twice: both are programming errors found at start-up.
+//
+// A command builds a host more than once (to check its parameters before
+// anything starts, then once per run): newHost must start nothing and
+// take nothing that a second copy would compete for (a goroutine reading
+// the terminal, a port); Setup is where a host starts.
 func Register(name string, newHost Constructor) {
 	if name == "" || newHost == nil {
 		panic("hosts: Register needs a name and a constructor")

@@ -3,65 +3,32 @@ package mcpui
 import (
 	"context"
 	"net/url"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/mcpconform/mcpconform/bridge"
-	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/internal/testkit/hostreview"
 	"github.com/mcpconform/mcpconform/protocol"
-	"github.com/mcpconform/mcpconform/report/expectations"
 	"github.com/mcpconform/mcpconform/runner"
 )
 
 // The whole catalogue on the AppRenderer host: every check ends as
 // reviewed, expectations/mcp-ui.yaml lists exactly the host bugs and the
-// run passes its gate, and Teardown leaves neither server listening.
+// run passes its gate. (That Teardown leaves neither of the page's
+// servers listening is hosts/npmpage TestServers'.)
 func TestSuiteOnMCPUI(t *testing.T) {
 	installed(t)
-	const file = "expectations/mcp-ui.yaml"
-	exp, err := expectations.Load(filepath.Join("..", "..", file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	review.CheckExpectations(t, exp, file)
-
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	// Run once: until 2026-12-02 about one run in four under load had a
-	// View's tools/call unanswered for 10 s and the test ran the suite a
-	// second time; the cause was ours (the page's /mcp proxy cut streamed
-	// answers, fixed with mcpproxy.FullDuplex, README.md).
-	h := New()
-	start := time.Now()
-	hr, err := runner.Run(ctx, h, runner.Options{Env: e2etest.Env(t, 60*time.Second), Stall: 2 * time.Minute, Logf: t.Logf})
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
-	t.Logf("suite on mcp-ui %s: %d checks in %s", Version, len(hr.Cases), time.Since(start).Round(time.Millisecond))
+	hr := review.RunSuite(t, New(), hostreview.Suite{
+		Expectations:  "expectations/mcp-ui.yaml",
+		ThroughDriver: judgedThroughDriver,
+		Offers:        []protocol.Kind{protocol.KindOpenTool, protocol.KindCloseView, protocol.KindCancelTool, protocol.KindToggleTheme},
+		Lacks:         []protocol.Kind{protocol.KindConversationContains, protocol.KindReadModelToolList, protocol.KindConfirmDialog},
+		Timeout:       4 * time.Minute,
+	})
 	if hr.HostName != "MCP-UI Host" {
 		t.Errorf("hostInfo.name %q: not AppRenderer's default", hr.HostName)
 	}
-	seen := review.CheckCases(t, hr.Cases)
-	for _, id := range judgedThroughDriver {
-		if !seen[id] {
-			t.Errorf("%s, judged through the driver's capabilities, did not run", id)
-		}
-	}
-	for _, k := range []protocol.Kind{protocol.KindOpenTool, protocol.KindCloseView, protocol.KindCancelTool, protocol.KindToggleTheme} {
-		if !hosts.Supports(h, k) {
-			t.Errorf("the mcp-ui driver does not offer %s", k)
-		}
-	}
-	for _, k := range []protocol.Kind{protocol.KindConversationContains, protocol.KindReadModelToolList, protocol.KindConfirmDialog} {
-		if hosts.Supports(h, k) {
-			t.Errorf("the mcp-ui driver offers %s, which the page does not have", k)
-		}
-	}
-
-	hostreview.Gate(t, hr, exp, file)
 }
 
 // Why security/view-sandboxed passes an inherited sandbox: here the View's

@@ -68,20 +68,49 @@ type Operator struct {
 
 // New is an operator who reads answers from in, one line each, and sees
 // prompts on out; each prompt waits up to timeout (≤ 0: DefaultTimeout).
-// One goroutine reads in for the life of the process (or until in ends).
+// One goroutine reads in for the life of the process (or until in ends),
+// the same for every Operator on one terminal.
 func New(in io.Reader, out io.Writer, timeout time.Duration) *Operator {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	o := &Operator{out: out, timeout: timeout, lines: make(chan string, 16)}
+	return &Operator{out: out, timeout: timeout, lines: linesOf(in)}
+}
+
+// terminals are the lines of each terminal (an *os.File) read so far. A
+// command builds its hosts more than once (checked, then once per pass),
+// and each connect host makes an Operator: with a reader each, two
+// goroutines would read one terminal and the person's answer would go to
+// whichever read first, often an Operator nobody asks (the answers were
+// lost that way). One reader per terminal, shared by every Operator on it.
+var (
+	terminalsMu sync.Mutex
+	terminals   = map[*os.File]chan string{}
+)
+
+// linesOf is the channel of in's lines, read by one goroutine until in
+// ends (then closed); shared when in is a file already read.
+func linesOf(in io.Reader) chan string {
+	f, isFile := in.(*os.File)
+	if isFile {
+		terminalsMu.Lock()
+		defer terminalsMu.Unlock()
+		if ch, ok := terminals[f]; ok {
+			return ch
+		}
+	}
+	ch := make(chan string, 16)
+	if isFile {
+		terminals[f] = ch
+	}
 	go func() {
 		sc := bufio.NewScanner(in)
 		for sc.Scan() {
-			o.lines <- sc.Text()
+			ch <- sc.Text()
 		}
-		close(o.lines)
+		close(ch)
 	}()
-	return o
+	return ch
 }
 
 // Timeout is how long each prompt waits.

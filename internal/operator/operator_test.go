@@ -199,3 +199,22 @@ func TestAClosedInputFailsThePrompt(t *testing.T) {
 		t.Fatalf("closed input: %+v, %v after %s", r, err, time.Since(start))
 	}
 }
+
+// A host built twice (checked, then run) makes two Operators on one
+// terminal: the answer must reach the one that asks, not a reader of the
+// other. Before the shared reader, each Operator read the terminal and
+// `run --host connect --operator` lost answers to the checked copy.
+func TestOperatorsOnOneTerminalShareItsLines(t *testing.T) {
+	tm := ptytest.Open(t)
+	idle := New(tm.TTY, tm.TTY, time.Minute)
+	asking := New(tm.TTY, tm.TTY, time.Minute)
+	if idle.lines != asking.lines {
+		t.Fatal("two Operators on one terminal read it with a goroutine each: a line goes to whichever reads first")
+	}
+	ch := perform(context.Background(), asking, protocol.Request{Seq: 1, Kind: protocol.KindClickTrigger})
+	tm.WaitFor("to answer)", 0)
+	tm.Type("\r")
+	if got := get(t, ch); got.err != nil || !got.r.OK {
+		t.Fatalf("the asking Operator did not get the answer: %+v", got)
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
 	_ "github.com/mcpconform/mcpconform/hosts/builtin" // registers the built-in hosts
@@ -75,6 +76,20 @@ type Config struct {
 	Bridge string `env:"BRIDGE, default=evaluate" flag:"bridge"`
 	// Out are the JSON and Markdown reports, the baseline and verbosity.
 	Out outputConfig
+	// FixturePort and SecondFixturePort fix the loopback ports of the
+	// fixture servers (0: a free port each run), so that a host
+	// configured once with {server} keeps finding it.
+	FixturePort       int `env:"FIXTURE_PORT" flag:"fixture-port"`
+	SecondFixturePort int `env:"SECOND_FIXTURE_PORT" flag:"second-fixture-port"`
+	// CORSOrigins may call the fixture servers from the browser besides
+	// loopback origins.
+	CORSOrigins []string `env:"CORS_ORIGINS" flag:"cors-origin,split"`
+}
+
+// fixtures are where the run's loopback fixture servers listen and whom
+// they let in.
+func (cfg Config) fixtures() fixtures.Options {
+	return fixtures.Options{MainPort: cfg.FixturePort, SecondPort: cfg.SecondFixturePort, CORSOrigins: cfg.CORSOrigins}
 }
 
 // hostNames are the hosts this run tests.
@@ -137,6 +152,12 @@ func loadConfig(c *cli.Context) (Config, error) {
 		return cfg, errors.New("--video needs an --evidence-dir to write the videos into")
 	}
 	if err := cfg.Connect.Check(cfg.hostNames(), c.IsSet); err != nil {
+		return cfg, err
+	}
+	if cfg.Connect.Public() != nil && (cfg.FixturePort != 0 || cfg.SecondFixturePort != 0 || len(cfg.CORSOrigins) > 0) {
+		return cfg, errors.New("--fixture-port, --second-fixture-port and --cors-origin are for the loopback fixture servers; with --public-url they are served on --listen")
+	}
+	if err := cfg.fixtures().Check(); err != nil {
 		return cfg, err
 	}
 	if cfg.Bridge == runner.BridgeRelay && slices.Contains(cfg.hostNames(), connect.Name) {
@@ -211,7 +232,7 @@ func runCommand() *cli.Command {
 		Name:  "run",
 		Usage: "run the conformance suite against a host and write reports",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "host", Usage: "host to test (" + strings.Join(hosts.Names(), ", ") + ") [MCPCONFORM_HOST]", Value: "reference"},
+			&cli.StringFlag{Name: "host", Usage: "host to test: a built-in host (" + strings.Join(hosts.Names(), ", ") + ") or the `NAME` of a host profile defined by MCPCONFORM_<NAME>_* variables (mcpconform hosts lists them; docs/profiles.md) [MCPCONFORM_HOST]", Value: "reference"},
 			&cli.StringFlag{Name: "junit", Usage: "write JUnit XML to `FILE` [MCPCONFORM_JUNIT]"},
 			&cli.StringFlag{Name: "tap", Usage: "write TAP version 14 to `FILE` (- for stdout) [MCPCONFORM_TAP]"},
 			&cli.StringSliceFlag{Name: "run", Usage: "run only tests whose id matches `GLOB` (repeatable, e.g. 'visibility/*') [MCPCONFORM_RUN]"},
@@ -239,6 +260,9 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "public-url", Usage: "with --host connect: serve the fixture MCP servers at this `URL` (a tunnel or reverse proxy to --listen) for a host on another machine [MCPCONFORM_PUBLIC_URL]"},
 			&cli.StringFlag{Name: "listen", Usage: "with --public-url: the local `ADDR` the tunnel forwards to (default 127.0.0.1:8080) [MCPCONFORM_LISTEN]"},
 			&cli.StringSliceFlag{Name: "csp-target", Usage: "with --public-url: a public `ORIGIN` for the CSP checks (give two: declared, undeclared) [MCPCONFORM_CSP_TARGETS]"},
+			&cli.IntFlag{Name: "fixture-port", Usage: "serve the fixture MCP server at http://127.0.0.1:`PORT`/mcp instead of a free port, so that a host configured once with its URL finds it every run (a port in use stops the run with exit code 2) [MCPCONFORM_FIXTURE_PORT]"},
+			&cli.IntFlag{Name: "second-fixture-port", Usage: "the same for the second fixture MCP server ({server2}) at http://127.0.0.1:`PORT`/mcp [MCPCONFORM_SECOND_FIXTURE_PORT]"},
+			&cli.StringSliceFlag{Name: "cors-origin", Usage: "let pages of this `ORIGIN` call the fixture servers from the browser (CORS; loopback origins always may; repeatable) [MCPCONFORM_CORS_ORIGINS]"},
 		}, append(browserFlags(true), outputFlags()...)...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c, ""); err != nil {
@@ -290,7 +314,7 @@ func runSuite(ctx context.Context, cfg Config, newHost func(string) (hosts.Host,
 	run, runErr := conform.Run(ctx, conform.Plan{
 		Start: conform.Options{
 			Launch: browser.Options{Paths: browser.Paths{Browser: cfg.Browser, Node: cfg.Node}, Headed: cfg.Headed, WSEndpoint: cfg.BrowserWS, CDPURL: cfg.CDP, Video: cfg.Video},
-			Hosts:  cfg.hostNames(), NewHost: newHost, Logf: logf, Public: cfg.Connect.Public(),
+			Hosts:  cfg.hostNames(), NewHost: newHost, Logf: logf, Public: cfg.Connect.Public(), Fixtures: cfg.fixtures(),
 		},
 		Run: ro, Reports: cfg.Out.reports(cfg), Expectations: exp, Tool: "mcpconform", Version: version, Stdout: stdout,
 		Console: conform.NewConsole(stdout, stderr, cfg.Out.outputs(cfg), report.ConsoleVerbose(cfg.Out.Verbose), report.ConsoleQuiet(cfg.Quiet)),

@@ -2,14 +2,19 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"slices"
+	"strings"
 
+	"github.com/sethvargo/go-envconfig"
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/generic"
+	"github.com/mcpconform/mcpconform/hosts/inspector"
 	"github.com/mcpconform/mcpconform/hosts/webchat"
 	"github.com/mcpconform/mcpconform/internal/browser"
 	"github.com/mcpconform/mcpconform/internal/cliconfig"
+	"github.com/mcpconform/mcpconform/internal/envkeys"
 )
 
 // load is the one configuration mechanism of every command
@@ -20,7 +25,7 @@ func load(c *cli.Context, cfg any) error {
 	if err := cliconfig.Load(c, cfg); err != nil {
 		return err
 	}
-	return vocabulary().Check(os.Environ())
+	return checkEnviron(environ)
 }
 
 // noArgs refuses arguments to a command that takes none, as a usage error;
@@ -56,14 +61,57 @@ func vocabulary() cliconfig.Vocabulary {
 		names = append(names, cliconfig.Names(cfg)...)
 	}
 	names = append(names,
-		// Read outside the command structs: the Inspector driver, the
-		// browser and npm installers, and the test suite's switches.
-		"INSPECTOR_TOKEN", "NO_BROWSER_DOWNLOAD", "CACHE", "REQUIRE_BROWSER", "FFMPEG",
+		// Read outside the command structs: the browser and npm
+		// installers, and the test suite's switches.
+		"NO_BROWSER_DOWNLOAD", "CACHE", "REQUIRE_BROWSER", "FFMPEG",
 		"SELFTEST", "SPECIFICITY", "VARIATIONS", "INTEROP_DIR", "CONSUMERS_MODULES",
 		"SCREENSHOT", "HTML_SCREENSHOT", "HTML_SCREENSHOT_DIR", "HTML_SCREENSHOT_PAGE", "TEST_MARKER",
 		"WIRE_TRACE", "SPEC_DIR")
-	fields := append(append([]string(nil), generic.Variables...), cliconfig.Names(webchat.Profile{})...)
-	return cliconfig.Vocabulary{Names: names, Fields: fields}
+	return cliconfig.Vocabulary{Names: names, Fields: generic.Variables, Builtin: builtinHosts()}
+}
+
+// builtinHosts are the registered hosts, each with the fields of
+// MCPCONFORM_<HOST>_* it reads: those its constructor reads from the
+// run's settings (the way docs/writing-a-host.md has a host read its
+// own), and those the drivers that read theirs later take: the Inspector
+// driver's attach variables and the hosted chats' profile overrides. A
+// profile cannot take their names.
+func builtinHosts() []cliconfig.BuiltinHost {
+	var out []cliconfig.BuiltinHost
+	for _, name := range hosts.Names() {
+		own := cliconfig.Prefix + cliconfig.Infix(name) + "_"
+		b := cliconfig.BuiltinHost{Name: name}
+		r := &readRecorder{}
+		h, _ := hosts.New(hosts.Params{Name: name, Environ: r})
+		for _, k := range r.keys {
+			if f, ok := strings.CutPrefix(k, own); ok && !slices.Contains(b.Fields, f) {
+				b.Fields = append(b.Fields, f)
+			}
+		}
+		switch h.(type) {
+		case *webchat.Chat:
+			b.Fields = append(b.Fields, cliconfig.Names(webchat.Profile{})...)
+		case *inspector.Host:
+			b.Fields = append(b.Fields, strings.TrimPrefix(inspector.EnvURL, own), strings.TrimPrefix(inspector.EnvToken, own))
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// readRecorder is an empty environment that remembers what was looked up.
+type readRecorder struct{ keys []string }
+
+func (r *readRecorder) Lookup(key string) (string, bool) {
+	r.keys = append(r.keys, key)
+	return "", false
+}
+
+// checkEnviron refuses a MCPCONFORM_* variable of l that no command or
+// host reads (vocabulary): the check of every command, `hosts` included,
+// on the variables it is given. also are more keys to count as set.
+func checkEnviron(l envconfig.Lookuper, also ...string) error {
+	return vocabulary().Check(append(envkeys.Of(l), also...))
 }
 
 // environ is where MCPCONFORM_* variables are looked up.

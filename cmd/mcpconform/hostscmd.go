@@ -4,6 +4,7 @@ import (
 	"github.com/sethvargo/go-envconfig"
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/generic"
 )
 
@@ -22,6 +23,18 @@ func hostsCommandWith(l envconfig.Lookuper) *cli.Command {
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c, "did you mean --check "+c.Args().First()+"?"); err != nil {
 				return err
+			}
+			// The command that checks a profile refuses what every other
+			// command refuses: a misspelt variable, a field of a profile
+			// that does not exist, a profile named like a built-in host.
+			// The profile --check names counts as defined: a missing URL of
+			// its own is the profile check's to report, by name.
+			var checked []string
+			if c.IsSet("check") && !hosts.Registered(c.String("check")) {
+				checked = append(checked, generic.Var(c.String("check"), "URL"))
+			}
+			if err := checkEnviron(l, checked...); err != nil {
+				return usage(err)
 			}
 			if c.IsSet("check") {
 				if err := generic.PrintCheck(c.App.Writer, c.String("check"), l); err != nil {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net"
 	"regexp"
 	"strings"
 	"testing"
@@ -187,4 +189,72 @@ func with(m map[string]string, k, v string) map[string]string {
 func without(m map[string]string, k string) map[string]string {
 	delete(m, k)
 	return m
+}
+
+// Issue #28 (and #23's "Also"): the command that checks a profile refuses,
+// with exit 2 and a "did you mean", what `run` refuses: a misspelt field,
+// a field of a profile no URL defines, a profile named like a built-in
+// host, and a placeholder-shaped token that is no placeholder. `run`
+// refuses each the same way, before anything starts.
+func TestHostsCheckRefusesWhatRunRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		vars map[string]string
+		want []string
+	}{
+		{"misspelt field", with(insp(), "MCPCONFORM_INSP_CONVERSATON", "[role=log]"),
+			[]string{"unknown variable MCPCONFORM_INSP_CONVERSATON", "did you mean MCPCONFORM_INSP_CONVERSATION?"}},
+		{"field of a profile that has no URL", with(insp(), "MCPCONFORM_INSPP_CLOSE", ".close"),
+			[]string{"MCPCONFORM_INSPP_CLOSE belongs to no profile", "did you mean MCPCONFORM_INSP_CLOSE?"}},
+		{"a profile named like a built-in host", with(insp(), "MCPCONFORM_MCP_UI_URL", "http://127.0.0.1:5173"),
+			[]string{"MCPCONFORM_MCP_UI_URL: mcp-ui is a host built into mcpconform", "did you mean MCPCONFORM_MCP_UI_DEV_URL", "appbridge, chatgpt, claude, connect, inspector, mcp-ui, mcp-use, reference"}},
+		{"a placeholder-shaped token", with(insp(), "MCPCONFORM_INSP_STEPS", "goto {url}/?s={Server}"),
+			[]string{"MCPCONFORM_INSP_STEPS step 1", "unknown placeholder {Server}", "did you mean {server}?"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err, code := hostsCLI(t, c.vars, "--check", "insp")
+			if code != ExitUsage || err == nil {
+				t.Fatalf("hosts --check insp: exit %d, want %d: %v\n%s", code, ExitUsage, err, out)
+			}
+			says(t, "hosts --check", err.Error(), c.want...)
+			if _, err, code := hostsCLI(t, c.vars); c.name != "a placeholder-shaped token" && code != ExitUsage {
+				t.Errorf("hosts (the list): exit %d, want %d: %v", code, ExitUsage, err)
+			}
+
+			clearEnv(t)
+			for k, v := range c.vars {
+				t.Setenv(k, v)
+			}
+			var o, e strings.Builder
+			if code := runIO([]string{"run", "--host", "insp", "--evidence-dir", ""}, strings.NewReader(""), &o, &e); code != ExitUsage {
+				t.Fatalf("run --host insp: exit %d, want %d\n%s", code, ExitUsage, e.String())
+			}
+			says(t, "run", e.String(), c.want...)
+		})
+	}
+}
+
+// A fixture port that is taken stops the run with exit code 2 (the port
+// is the user's choice, to free or change), naming it, before any browser
+// starts; --fixture-port makes no sense with --public-url.
+func TestFixturePortInUse(t *testing.T) {
+	clearEnv(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	// A browser that cannot start: the run must stop before it.
+	t.Setenv("MCPCONFORM_BROWSER", "/nonexistent/chromium")
+	var o, e strings.Builder
+	code := runIO([]string{"run", "--fixture-port", fmt.Sprint(port), "--evidence-dir", ""}, strings.NewReader(""), &o, &e)
+	if code != ExitUsage || !strings.Contains(e.String(), fmt.Sprintf("cannot listen on 127.0.0.1:%d", port)) || !strings.Contains(e.String(), "another process listens there") {
+		t.Errorf("exit %d, want %d naming the port:\n%s", code, ExitUsage, e.String())
+	}
+	e.Reset()
+	code = runIO([]string{"run", "--host", "connect", "--public-url", "https://x.example/mcp", "--fixture-port", "8765"}, strings.NewReader(""), &o, &e)
+	if code != ExitUsage || !strings.Contains(e.String(), "with --public-url") {
+		t.Errorf("--fixture-port with --public-url: exit %d\n%s", code, e.String())
+	}
 }

@@ -7,13 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
-	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
@@ -96,55 +94,6 @@ func TestHostDefectFailsItsCheck(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "MUST reject tools/call requests from apps") {
 		t.Errorf("the failure does not quote the spec:\n%s", stdout)
-	}
-}
-
-func TestListPrintsTheCatalogue(t *testing.T) {
-	e2etest.Require(t)
-	stdout, stderr, code := mcpconform(t, nil, "list")
-	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, stderr)
-	}
-	says(t, "list output", stdout, "ID", "CLAUSE", "visibility/app-tool-hidden", "MUST NOT", "readModelToolList,clickTrigger,conversationContains")
-	if strings.Contains(stdout, "diag/") {
-		t.Errorf("diagnostics leaked into the catalogue:\n%s", stdout)
-	}
-	// The offline id list (used to refuse unknown --run ids before starting
-	// anything) must be exactly the catalogue the suite reports.
-	js, _, _ := mcpconform(t, nil, "list", "--json")
-	var cat struct {
-		Tests []struct {
-			ID           string
-			Requirements []string
-		}
-	}
-	if err := json.Unmarshal([]byte(js), &cat); err != nil {
-		t.Fatal(err)
-	}
-	var live []string
-	liveReqs := map[string]string{}
-	for _, tc := range cat.Tests {
-		live = append(live, tc.ID)
-		liveReqs[tc.ID] = strings.Join(tc.Requirements, ",")
-	}
-	sort.Strings(live)
-	offline, err := suite.IDs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Join(live, ",") != strings.Join(offline, ",") {
-		t.Errorf("suite.IDs() and the catalogue differ:\noffline %v\nlive    %v", offline, live)
-	}
-	// The requirement matrix reads the sources too (list --requirements
-	// needs no browser): it must see the requirements the suite reports.
-	declared, err := suite.Checks()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range declared {
-		if got := strings.Join(d.Requirements, ","); got != liveReqs[d.ID] {
-			t.Errorf("%s: the sources declare requirements [%s], the catalogue reports [%s]", d.ID, got, liveReqs[d.ID])
-		}
 	}
 }
 

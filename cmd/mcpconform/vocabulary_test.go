@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcpconform/mcpconform/hosts/generic"
 )
 
 // Every MCPCONFORM_* variable the README and docs tell users to set is
@@ -32,7 +34,7 @@ func TestVocabularyKnowsEveryDocumentedVariable(t *testing.T) {
 				continue
 			}
 			seen++
-			if err := v.Check([]string{name + "=x"}); err != nil {
+			if err := v.Check(withItsProfile(name)); err != nil {
 				t.Errorf("%s names %s, which the variable check refuses: %v", filepath.Base(f), name, err)
 			}
 		}
@@ -89,12 +91,25 @@ func TestVocabularyKnowsEveryVariableTheCodeReads(t *testing.T) {
 	}
 }
 
+// withItsProfile is name, a variable the docs name, with the URL of its
+// profile when it is a profile's field (a documented example defines the
+// profile it configures): [name] for any other.
+func withItsProfile(name string) []string {
+	out := []string{name}
+	for _, f := range generic.Variables {
+		if host, ok := strings.CutSuffix(strings.TrimPrefix(name, "MCPCONFORM_"), "_"+f); ok && host != "" {
+			out = append(out, "MCPCONFORM_"+host+"_URL")
+		}
+	}
+	return out
+}
+
 // The profile variables of issue #14 are known, and a misspelt one is
 // refused with the closest, so that a capability never quietly vanishes.
 func TestVocabularyProfileVariables(t *testing.T) {
 	v := vocabulary()
 	for _, f := range []string{"START", "READY", "START_TIMEOUT", "OPEN_TOOL", "OPEN_TOOL_PAGE", "CLOSE", "CANCEL", "MODEL_TOOLS"} {
-		if err := v.Check([]string{"MCPCONFORM_MY_HOST_" + f + "=x"}); err != nil {
+		if err := v.Check([]string{"MCPCONFORM_MY_HOST_URL=x", "MCPCONFORM_MY_HOST_" + f + "=x"}); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}

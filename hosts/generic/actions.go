@@ -33,6 +33,8 @@ func (c *config) compileStart(name string, p Profile, bad func(v, format string,
 		c.ready.line = strings.TrimSpace(strings.TrimPrefix(r, ReadyLine))
 		if c.ready.line == "" {
 			bad("READY", "%q waits for nothing: give the text after %s", r, ReadyLine)
+		} else if err := checkPlaceholders(c.ready.line, c.placeholders); err != nil {
+			bad("READY", "%v", err)
 		}
 	default:
 		if err := checkPlaceholders(r, c.placeholders); err != nil {

@@ -2,6 +2,9 @@ package generic_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -64,5 +67,33 @@ func TestProfilesAreTheRegistrysFallback(t *testing.T) {
 	bad := envconfig.MapLookuper(map[string]string{"MCPCONFORM_BAD_URL": "http://127.0.0.1:1"})
 	if _, err := hosts.New(hosts.Params{Name: "bad", Environ: bad}); !errors.Is(err, hosts.ErrUsage) || !errors.Is(err, generic.ErrProfile) || !strings.Contains(err.Error(), `host profile "bad": `) {
 		t.Errorf("an incomplete profile: %v, want a usage error naming it", err)
+	}
+}
+
+// docs/profiles.md lists every reserved name (issue #28: it named two of
+// eight, so a profile MCP_UI looked usable), and only those.
+func TestProfilesDocListsTheReservedNames(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("The names of the built-in hosts are reserved: ((?:`[a-z-]+`,?\\s*(?:and\\s*)?)+)").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/profiles.md has no list \"The names of the built-in hosts are reserved: `…`\"")
+	}
+	var listed []string
+	for _, n := range regexp.MustCompile("`([a-z-]+)`").FindAllSubmatch(m[1], -1) {
+		listed = append(listed, string(n[1]))
+	}
+	var want []string
+	for _, n := range hosts.Names() {
+		if !strings.HasPrefix(n, "zz-") { // registered by tests
+			want = append(want, n)
+		}
+	}
+	slices.Sort(listed)
+	slices.Sort(want)
+	if !slices.Equal(listed, want) {
+		t.Errorf("docs/profiles.md lists the reserved names %v; the registry has %v", listed, want)
 	}
 }

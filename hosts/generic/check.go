@@ -3,11 +3,13 @@ package generic
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
 	"github.com/sethvargo/go-envconfig"
 
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -29,9 +31,148 @@ type Report struct {
 	// each unsupported one is.
 	Supported, Unsupported []protocol.Kind
 	Why                    map[protocol.Kind]string
+	// Warnings are what the profile allows but cannot work as meant (a
+	// capability nothing can ever use); they do not make it unusable.
+	Warnings []string
+	// Examples are the placeholders' example values each variable's steps
+	// are shown with (Example): variable → placeholder → value.
+	Examples map[string]map[string]string
 	// Err is nil for a usable profile, else a *ProfileError (errors.Is
 	// ErrProfile) listing every problem.
 	Err error
+}
+
+// Example values of the run's placeholders, for --check: what a run
+// fills in has this shape ({server} is the fixture server's URL on a
+// random loopback port, or the fixed one of --fixture-port).
+const (
+	exampleServer  = "http://127.0.0.1:41001/mcp"
+	exampleServer2 = "http://127.0.0.1:41002/mcp"
+	examplePort    = "41000"
+	// The suite's plain probe: the tool and arguments OPEN_TOOL is called
+	// with most often (fixtures/suite/tests/probes.ts, plainProbe).
+	exampleTool      = mcpserver.ToolSlow
+	exampleArguments = `{"probe":"probe-1","delayMs":1200,"csp":true}`
+	exampleMarker    = "probe-1"
+)
+
+// examples are the example values of the placeholders of each variable
+// that takes steps.
+func (c *config) examples() map[string]map[string]string {
+	base := map[string]string{PhServer: exampleServer, PhServer2: exampleServer2, PhNonce: sampleNonce, PhPort: examplePort}
+	base[PhURL] = expand(c.url, base)
+	with := func(kv ...string) map[string]string {
+		m := maps.Clone(base)
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	return map[string]map[string]string{
+		"STEPS":     base,
+		"OPEN_TOOL": with(PhTool, exampleTool, PhArguments, exampleArguments),
+		"CLOSE":     with(PhMarker, exampleMarker),
+		"CANCEL":    with(PhMarker, exampleMarker),
+	}
+}
+
+// Example is the step st with the placeholders filled in from vars, as
+// --check shows it ("" when st has none): the values a run types, except
+// what may be a secret: the literal values of a goto's query string stay
+// hidden ("…"), those made of placeholders are shown.
+func Example(st Step, vars map[string]string) string {
+	if !hasPlaceholders(st.Target) && !hasPlaceholders(st.Text) {
+		return ""
+	}
+	switch st.Verb {
+	case VerbGoto:
+		return "goto " + exampleURL(st.Target, vars)
+	case VerbFillForm:
+		return "fill-form " + formExample(st.Target, st.Text, vars)
+	case VerbFill:
+		return fmt.Sprintf("fill %s=%s", expand(st.Target, vars), exampleText(st.Text, vars))
+	}
+	if assigns(st.Verb) {
+		return fmt.Sprintf("%s %s=%s", st.Verb, expand(st.Target, vars), expand(st.Text, vars))
+	}
+	return st.Verb + " " + expand(st.Target, vars)
+}
+
+// exampleText is what fill types with vars filled in, its literal text
+// hidden ("…": it may be a password), the placeholders' values shown.
+func exampleText(t string, vars map[string]string) string {
+	var b strings.Builder
+	last := 0
+	for _, loc := range tokens(t) {
+		if loc[0] > last {
+			b.WriteString("…")
+		}
+		b.WriteString(expand(t[loc[0]:loc[1]], vars))
+		last = loc[1]
+	}
+	if last < len(t) {
+		b.WriteString("…")
+	}
+	return b.String()
+}
+
+// exampleURL expands a goto target; of its query string, values that are
+// literal text are hidden (deep links carry tokens), values with a
+// placeholder are shown expanded.
+func exampleURL(t string, vars map[string]string) string {
+	path, query, ok := strings.Cut(t, "?")
+	out := expand(path, vars)
+	if !ok {
+		return out
+	}
+	params := strings.Split(query, "&")
+	for i, p := range params {
+		k, v, _ := strings.Cut(p, "=")
+		switch {
+		case hasPlaceholders(v):
+			params[i] = expand(k, vars) + "=" + expand(v, vars)
+		case v != "" || strings.Contains(p, "="):
+			params[i] = expand(k, vars) + "=…"
+		default:
+			params[i] = "…"
+		}
+	}
+	return out + "?" + strings.Join(params, "&")
+}
+
+// warnings are the capabilities the profile gives that nothing can use.
+func (c *config) warnings(name string) []string {
+	var out []string
+	var acting []string
+	for _, k := range []protocol.Kind{protocol.KindCloseView, protocol.KindCancelTool} {
+		if c.caps[k] {
+			acting = append(acting, string(k))
+		}
+	}
+	if len(acting) > 0 && !c.caps[protocol.KindOpenTool] {
+		out = append(out, fmt.Sprintf("%s act only on a probe View, which the suite opens through openTool (%s) or, without it, by asking the host's agent to call a probe tool: "+
+			"%s is not set, so unless the host has an agent that calls the tools it is asked to, %s will never be used (docs/profiles.md, Capability dependencies)",
+			strings.Join(acting, " and "), Var(name, "OPEN_TOOL"), Var(name, "OPEN_TOOL"), strings.Join(acting, " and ")))
+	}
+	if len(c.openTool) > 0 && !c.usesArguments() {
+		out = append(out, fmt.Sprintf("%s never uses {%s} or {%s.NAME}: every probe tool needs its arguments (always probe, the id its View shows), so the host's calls would fail or carry the wrong probe",
+			Var(name, "OPEN_TOOL"), PhArguments, PhArguments))
+	}
+	return out
+}
+
+// usesArguments reports whether OPEN_TOOL passes the call's arguments on.
+func (c *config) usesArguments() bool {
+	for _, st := range c.openTool {
+		for _, s := range []string{st.Target, st.Text} {
+			for _, loc := range tokens(s) {
+				if p, ok := parsePlaceholder(s[loc[0]:loc[1]]); ok && p.name == PhArguments {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // Action is one of Report.Actions.
@@ -137,6 +278,8 @@ func Check(name string, l envconfig.Lookuper) Report {
 	}
 	r.Steps = c.steps
 	r.Actions = c.actions()
+	r.Warnings = c.warnings(name)
+	r.Examples = c.examples()
 	for _, k := range protocol.Kinds {
 		if c.caps[k] {
 			r.Supported = append(r.Supported, k)

@@ -254,7 +254,7 @@ func (h *Host) checkSelectors() error {
 	var all []sel
 	// Placeholders that have no value yet ({tool}, {marker}) stand in as
 	// a plain word.
-	sample := map[string]string{PhTool: "tool", PhArguments: "{}", PhMarker: "marker"}
+	sample := map[string]string{PhTool: "tool", PhArguments: "{}", PhMarker: "marker", PhKey: "key"}
 	for k, v := range h.vars {
 		sample[k] = v
 	}
@@ -330,6 +330,8 @@ func (h *Host) runStep(ctx context.Context, page playwright.Page, st Step, vars 
 			return fmt.Errorf("pressing %q failed: %s", target, browserhost.FirstLine(err))
 		}
 		return nil
+	case VerbFillForm:
+		return h.fillForm(page, target, text)
 	}
 	loc := page.Locator(target).First()
 	var err error

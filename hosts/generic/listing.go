@@ -59,15 +59,15 @@ func PrintCheck(w io.Writer, name string, l envconfig.Lookuper) error {
 	}
 	fmt.Fprintf(w, "profile %s: OK\n", r.Name)
 	printVariables(w, r)
-	fmt.Fprintln(w, "  steps:")
-	for _, s := range r.Steps {
-		fmt.Fprintf(w, "    %d. %s\n", s.Index, s)
-	}
+	fmt.Fprintln(w, "  steps (e.g.: the step with example values filled in):")
+	printSteps(w, r.Steps, r.Examples["STEPS"])
 	for _, a := range r.Actions {
 		fmt.Fprintf(w, "  %s: %s\n", a.Variable, a.What)
-		for _, s := range a.Steps {
-			fmt.Fprintf(w, "    %d. %s\n", s.Index, s)
+		if a.Variable == "OPEN_TOOL" {
+			ex := r.Examples["OPEN_TOOL"]
+			fmt.Fprintf(w, "    (e.g. for the suite's plain probe: {%s} = %s, {%s} = %s)\n", PhTool, ex[PhTool], PhArguments, ex[PhArguments])
 		}
+		printSteps(w, a.Steps, r.Examples[a.Variable])
 	}
 	fmt.Fprintf(w, "  supported:   %s\n", strings.Join(kindList(r.Supported, nil), ", "))
 	unsupported := strings.Join(kindList(r.Unsupported, r.Why), ", ")
@@ -75,7 +75,21 @@ func PrintCheck(w io.Writer, name string, l envconfig.Lookuper) error {
 		unsupported = "none"
 	}
 	fmt.Fprintf(w, "  unsupported: %s\n", unsupported)
+	for _, warn := range r.Warnings {
+		fmt.Fprintf(w, "  warning: %s\n", warn)
+	}
 	return nil
+}
+
+// printSteps prints steps, each followed by its example with vars when it
+// has placeholders.
+func printSteps(w io.Writer, steps []Step, vars map[string]string) {
+	for _, s := range steps {
+		fmt.Fprintf(w, "    %d. %s\n", s.Index, s)
+		if ex := Example(s, vars); ex != "" {
+			fmt.Fprintf(w, "       e.g. %s\n", ex)
+		}
+	}
 }
 
 // kindList is ks as strings, each followed by its reason in why, if given.

@@ -426,6 +426,15 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 			bad("UNSUPPORTED", "unknown capability %q: use %s", strings.TrimSpace(u), orList(kindNames()))
 		}
 	}
+	// Variables that take no placeholder: a placeholder-shaped token in
+	// them would be literal text, which is never what was meant.
+	for _, f := range []struct{ v, val string }{{"APP_FRAME", p.AppFrame}, {"CONVERSATION", p.Conversation}, {"THEME_TOGGLE", p.ThemeToggle},
+		{"THEME_ATTR", p.ThemeAttr}, {"DIALOGS", strings.Join(p.Dialogs, ",")}, {"APPROVE", p.Approve}, {"OPEN_TOOL_PAGE", p.OpenToolPage},
+		{"MODEL_TOOLS", p.ModelTools}, {"UNSUPPORTED", strings.Join(p.Unsupported, ",")}, {"STORAGE_STATE", p.StorageState}} {
+		if err := checkPlaceholders(f.val, nil); err != nil {
+			bad(f.v, "%v", err)
+		}
+	}
 	c.compileStart(name, p, bad)
 	c.compileActions(name, p, bad, &problems)
 	if m := strings.TrimSpace(p.ModelTools); m != "" {

@@ -338,7 +338,13 @@ func TestCheckDescribesTheActions(t *testing.T) {
 	if err := PrintCheck(&b, "demo", envconfig.MapLookuper(with(full(), "MCPCONFORM_DEMO_START", "host --token TOPSECRET --port {port}"))); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(b.String(), "TOPSECRET") || !strings.Contains(b.String(), "  OPEN_TOOL: steps, in a new tab\n    1. goto {url}/?…\n") ||
+	// Each step with placeholders is shown with example values, OPEN_TOOL's
+	// with those of the suite's plain probe.
+	if strings.Contains(b.String(), "TOPSECRET") || !strings.Contains(b.String(), "  OPEN_TOOL: steps, in a new tab\n"+
+		`    (e.g. for the suite's plain probe: {tool} = conformance_slow, {arguments} = {"probe":"probe-1","delayMs":1200,"csp":true})`+"\n"+
+		"    1. goto {url}/?…\n"+
+		"       e.g. goto http://127.0.0.1:41000/?tool=conformance_slow&args=%7B%22probe%22%3A%22probe-1%22%2C%22delayMs%22%3A1200%2C%22csp%22%3Atrue%7D\n") ||
+		!strings.Contains(b.String(), "    1. click .card:has-text(\"{marker}\") .stop\n       e.g. click .card:has-text(\"probe-1\") .stop\n") ||
 		!strings.Contains(b.String(), "  unsupported: none\n") {
 		t.Errorf("--check:\n%s", b.String())
 	}

@@ -147,7 +147,7 @@ func TestBadProfiles(t *testing.T) {
 		{"not a URL", with(good(), "MCPCONFORM_DEMO_URL", "127.0.0.1:8080"),
 			[]string{"MCPCONFORM_DEMO_URL", "not an absolute http(s) URL"}},
 		{"unknown step verb", with(good(), "MCPCONFORM_DEMO_STEPS", "goto {url}; tap #go"),
-			[]string{"MCPCONFORM_DEMO_STEPS step 2", `unknown step "tap"`, "goto, click, fill, select, press, wait-for, wait-for-text or wait-for-hidden"}},
+			[]string{"MCPCONFORM_DEMO_STEPS step 2", `unknown step "tap"`, "goto, click, fill, fill-form, select, press, wait-for, wait-for-text or wait-for-hidden"}},
 		{"unbalanced bracket", with(good(), "MCPCONFORM_DEMO_STEPS", "goto {url}\nclick #a\nclick [data-testid=open-app"),
 			[]string{"MCPCONFORM_DEMO_STEPS step 3", `unclosed "["`}},
 		{"stray bracket", with(good(), "MCPCONFORM_DEMO_STEPS", "goto {url}; wait-for div]"),

@@ -91,7 +91,7 @@ var errExited = errors.New("the START command exited before it was ready")
 
 func (h *Host) readyWhat() string {
 	if h.cfg.ready.line != "" {
-		return fmt.Sprintf("waiting for a line with %q", h.cfg.ready.line)
+		return fmt.Sprintf("waiting for a line with %q", expand(h.cfg.ready.line, h.vars))
 	}
 	return "waiting for " + Redact(expand(h.cfg.ready.url, h.vars))
 }
@@ -102,6 +102,7 @@ func (h *Host) waitReady(ctx context.Context, s *startedCmd) error {
 	deadline := time.NewTimer(h.cfg.startTimeout)
 	defer deadline.Stop()
 	url := expand(h.cfg.ready.url, h.vars)
+	line := expand(h.cfg.ready.line, h.vars)
 	client := &http.Client{Timeout: 2 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
@@ -121,7 +122,7 @@ func (h *Host) waitReady(ctx context.Context, s *startedCmd) error {
 		}
 		select {
 		case l := <-s.lines:
-			if h.cfg.ready.line != "" && strings.Contains(l, h.cfg.ready.line) {
+			if line != "" && strings.Contains(l, line) {
 				return nil
 			}
 		case <-tick.C:

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/runner"
 )
@@ -34,6 +35,7 @@ var (
 // it has it: the documented START runs `mcpconform serve`.
 func mcpconformOnPath(t *testing.T) {
 	t.Helper()
+	e2etest.SkipShort(t) // no build for a test -short skips anyway
 	binOnce.Do(func() {
 		binDir, binErr = os.MkdirTemp("", "mcpconform-bin-")
 		if binErr != nil {

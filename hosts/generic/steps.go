@@ -1,11 +1,11 @@
 package generic
 
 import (
-	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -26,14 +26,19 @@ const (
 	// wait-for-hidden SELECTOR: wait until no element that matches is
 	// visible (hidden or gone)
 	VerbWaitForHidden = "wait-for-hidden"
+	// fill-form TEMPLATE=OBJECT: set each field of the JSON object OBJECT
+	// (usually {arguments}) in the form field TEMPLATE names with {key}
+	// replaced by the field's name, for hosts that render a tool's input
+	// schema as a form with one field per argument
+	VerbFillForm = "fill-form"
 )
 
 // Verbs lists the step verbs in the order the documentation gives them.
-var Verbs = []string{VerbGoto, VerbClick, VerbFill, VerbSelect, VerbPress, VerbWaitFor, VerbWaitForText, VerbWaitForHidden}
+var Verbs = []string{VerbGoto, VerbClick, VerbFill, VerbFillForm, VerbSelect, VerbPress, VerbWaitFor, VerbWaitForText, VerbWaitForHidden}
 
 // assigns reports whether verb takes SELECTOR=TEXT.
 func assigns(verb string) bool {
-	return verb == VerbFill || verb == VerbSelect || verb == VerbWaitForText
+	return verb == VerbFill || verb == VerbFillForm || verb == VerbSelect || verb == VerbWaitForText
 }
 
 // selects reports whether verb's target is a selector.
@@ -68,6 +73,8 @@ func (s Step) Describe(vars map[string]string) string {
 	switch s.Verb {
 	case VerbFill:
 		return fmt.Sprintf("fill %s=(%s)", s.Target, valueLength(s.Text, vars))
+	case VerbFillForm:
+		return fmt.Sprintf("fill-form %s=(%s)", s.Target, formSummary(s.Text, vars))
 	case VerbSelect, VerbWaitForText:
 		return fmt.Sprintf("%s %s=%s", s.Verb, s.Target, s.Text)
 	case VerbGoto:
@@ -78,118 +85,6 @@ func (s Step) Describe(vars map[string]string) string {
 		return "goto " + t
 	}
 	return s.Verb + " " + s.Target
-}
-
-// Placeholders every profile may use in STEPS.
-const (
-	PhURL     = "url"     // the profile's URL
-	PhServer  = "server"  // the fixture MCP server (hosts.Env.ServerURL)
-	PhServer2 = "server2" // the second fixture MCP server (hosts.Env.SecondServerURL)
-	PhNonce   = "nonce"   // a fresh random hex string per run
-	PhPort    = "port"    // a free loopback TCP port, chosen per run (for START)
-	PhDialog  = "dialog"  // in CONFIRM only: open-link, download or sampling
-	// In OPEN_TOOL only: the tool to call and its arguments (a JSON object).
-	PhTool      = "tool"
-	PhArguments = "arguments"
-	// In CLOSE and CANCEL only: the text the View to act on displays.
-	PhMarker = "marker"
-)
-
-// URLForm is the suffix of a placeholder's URL-encoded form: {server:url}
-// is {server} percent-encoded for a query parameter or a path segment
-// (encodeURIComponent's encoding).
-const URLForm = ":url"
-
-// Base64URLForm is the suffix of a placeholder's base64url form (RFC 4648
-// §5, without padding), for deep links that carry a JSON value that way:
-// {arguments:base64url}.
-const Base64URLForm = ":base64url"
-
-// forms are the placeholder forms and how each encodes the value.
-var forms = map[string]func(string) string{
-	URLForm:       URLEncode,
-	Base64URLForm: func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) },
-}
-
-// placeholderRE matches {name} and {name:form} (the forms: see forms).
-var placeholderRE = regexp.MustCompile(`\{([a-z][a-z0-9_]*)(:[a-z0-9]+)?\}`)
-
-// valueLength says how long s is with vars filled in: "N characters",
-// followed by "+ {name}" for each placeholder vars has no value for.
-func valueLength(s string, vars map[string]string) string {
-	var unknown []string
-	n := len(placeholderRE.ReplaceAllStringFunc(s, func(m string) string {
-		if v, ok := lookupPlaceholder(m, vars); ok {
-			return v
-		}
-		unknown = append(unknown, m)
-		return ""
-	}))
-	out := fmt.Sprintf("%d characters", n)
-	if n == 1 {
-		out = "1 character"
-	}
-	if n == 0 && len(unknown) > 0 {
-		return strings.Join(unknown, " + ")
-	}
-	for _, u := range unknown {
-		out += " + " + u
-	}
-	return out
-}
-
-// lookupPlaceholder is the value of the placeholder m ("{name}",
-// "{name:url}" or "{name:base64url}") in vars, encoded as its form says.
-func lookupPlaceholder(m string, vars map[string]string) (string, bool) {
-	sub := placeholderRE.FindStringSubmatch(m)
-	v, ok := vars[sub[1]]
-	if sub[2] == "" || !ok {
-		return v, ok
-	}
-	enc, known := forms[sub[2]]
-	if !known {
-		return "", false
-	}
-	return enc(v), true
-}
-
-// URLEncode percent-encodes s as JavaScript's encodeURIComponent does
-// (and more: only letters, digits and -_.~ stay), so that it fits a query
-// parameter or a path segment.
-func URLEncode(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
-
-// checkPlaceholders reports the first {name} in s that is not allowed.
-// Braces around anything but a lower-case identifier are literal text.
-func checkPlaceholders(s string, allowed []string) error {
-	for _, m := range placeholderRE.FindAllStringSubmatch(s, -1) {
-		if _, ok := forms[m[2]]; m[2] != "" && !ok {
-			return fmt.Errorf("unknown placeholder %s: the forms are %s (the URL-encoded value, {%s%s}) and %s (base64url)", m[0], URLForm, m[1], URLForm, Base64URLForm)
-		}
-		ok := false
-		for _, a := range allowed {
-			if m[1] == a {
-				ok = true
-			}
-		}
-		if !ok {
-			names := make([]string, len(allowed))
-			for i, a := range allowed {
-				names[i] = "{" + a + "}"
-			}
-			return fmt.Errorf("unknown placeholder %s: use %s (or their URL-encoded form, {name%s})", m[0], orList(names), URLForm)
-		}
-	}
-	return nil
-}
-
-// expand replaces every {name} and {name:url} of vars in s.
-func expand(s string, vars map[string]string) string {
-	return placeholderRE.ReplaceAllStringFunc(s, func(m string) string {
-		if v, ok := lookupPlaceholder(m, vars); ok {
-			return v
-		}
-		return m
-	})
 }
 
 // opensQuote reports whether the quote at s[i] starts a quoted string: at
@@ -326,8 +221,11 @@ func parseStep(raw string, allowed []string) (Step, error) {
 	if arg == "" {
 		return st, fmt.Errorf("%s needs %s", verb, argHelp(verb))
 	}
-	if err := checkPlaceholders(arg, allowed); err != nil {
-		return st, err
+	// fill-form's selector takes {key} too: its parts are checked apart.
+	if verb != VerbFillForm {
+		if err := checkPlaceholders(arg, allowed); err != nil {
+			return st, err
+		}
 	}
 	switch {
 	case verb == VerbGoto:
@@ -355,6 +253,11 @@ func parseStep(raw string, allowed []string) (Step, error) {
 		if t == "" && verb != VerbFill {
 			return st, fmt.Errorf("%s needs %s: the text after = is empty", verb, argHelp(verb))
 		}
+		if verb == VerbFillForm {
+			if err := checkFillForm(sel, t, allowed); err != nil {
+				return st, err
+			}
+		}
 		st.Target, st.Text = sel, t
 	default: // click, wait-for, wait-for-hidden
 		st.Target = arg
@@ -375,21 +278,49 @@ func argHelp(verb string) string {
 		return "SELECTOR=VALUE, e.g. select select[name=transport]=http"
 	case VerbWaitForText:
 		return `SELECTOR=TEXT, e.g. wait-for-text [data-testid=status]=Connected`
+	case VerbFillForm:
+		return `TEMPLATE=OBJECT, e.g. fill-form [name="{key}"]={arguments}`
 	case VerbPress:
 		return "a key, e.g. press Enter"
 	}
 	return "a selector, e.g. " + verb + ` [data-testid="send"]`
 }
 
+// checkFillForm checks a fill-form step: its selector names the field
+// with {key}, and its value is a JSON object once the placeholders are
+// filled in ({arguments}, or an object written out such as
+// {"nonce": "{nonce}"}).
+func checkFillForm(sel, text string, allowed []string) error {
+	if err := checkPlaceholders(sel, append(slices.Clone(allowed), PhKey)); err != nil {
+		return err
+	}
+	if err := checkPlaceholders(text, allowed); err != nil {
+		return err
+	}
+	if !strings.Contains(sel, "{"+PhKey) {
+		return fmt.Errorf("fill-form's selector %q never uses {%s}: it must name each field, e.g. [name=\"{%s}\"]", sel, PhKey, PhKey)
+	}
+	sample := replaceTokens(expand(text, sampleVars), func(string) string { return "x" })
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(sample), &m); err != nil || m == nil {
+		return fmt.Errorf("fill-form needs a JSON object after =, such as {%s} or {\"nonce\": \"{%s}\"}, got %q", PhArguments, PhNonce, text)
+	}
+	return nil
+}
+
+// sampleVars stand in for the placeholders when a value is checked before
+// the run: the shape of each, not a real value.
+var sampleVars = map[string]string{
+	PhURL: "http://127.0.0.1:1", PhServer: "http://127.0.0.1:2/mcp", PhServer2: "http://127.0.0.1:3/mcp", PhNonce: "0123",
+	PhPort: "5", PhTool: "t", PhArguments: `{"probe":"p"}`, PhMarker: "m", PhDialog: "download", PhKey: "k",
+}
+
 // checkURLTemplate checks that a goto target is an absolute http(s) URL
 // once its placeholders are filled in.
 func checkURLTemplate(t string) error {
-	sample := expand(t, map[string]string{
-		PhURL: "http://127.0.0.1:1", PhServer: "http://127.0.0.1:2/mcp", PhServer2: "http://127.0.0.1:3/mcp", PhNonce: "0123",
-		PhPort: "5", PhTool: "t", PhArguments: "{}", PhMarker: "m",
-	})
+	sample := expand(t, sampleVars)
 	// Placeholders supplied by a Go hook have no sample: stand in a host.
-	sample = placeholderRE.ReplaceAllString(sample, "http://127.0.0.1:4")
+	sample = replaceTokens(sample, func(string) string { return "http://127.0.0.1:4" })
 	u, err := url.Parse(sample)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("goto needs an absolute http(s) URL such as {url} or {url}/path, got %q", t)

@@ -11,7 +11,10 @@
 // listener to 127.0.0.1 (the CLI listens on every interface otherwise).
 // The page connects to the fixture servers (the second first, so that the
 // cross-server checks have another connection to try) through the
-// Inspector's own autoConnect link, each behind a CORS front; the driver then does what a user does: selects the
+// Inspector's own autoConnect link, directly: the fixture servers answer
+// CORS for its loopback page (fixtures/mcpserver.CORS), so it does not
+// fall back to its own proxy, which lets 120 requests a minute through.
+// The driver then does what a user does: selects the
 // suite's tool in the Tools tab, fills its form and presses Execute; the
 // result's View is an iframe of the Inspector's sandbox proxy (the same
 // port on localhost, another origin than the page on 127.0.0.1) holding
@@ -82,11 +85,8 @@ type Options struct {
 // Host drives the mcp-use Inspector in a browser page.
 type Host struct {
 	*browserhost.Base
-	opts  Options
-	inst  *instance
-	front *corsFront
-	// front2 serves the second fixture server (nil without one).
-	front2 *corsFront
+	opts   Options
+	inst   *instance
 	server string
 	logf   func(string, ...any)
 	// toolPage is the tab of the last OpenTool (nil when none is open).
@@ -120,23 +120,9 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 		return err
 	}
 	h.logf = logf
-	front, err := startCORSFront(env.ServerURL)
-	if err != nil {
-		return err
-	}
-	h.front, h.server = front, front.URL
-	node := env.Node
-	if node == "" {
-		node = "node"
-	}
-	ictx, cancel := context.WithTimeout(ctx, h.opts.InstallTimeout)
-	prefix, err := Install(ictx, h.opts.Prefix, node, h.logf)
-	cancel()
-	if err != nil {
-		return err
-	}
+	h.server = env.ServerURL
 	t0 := time.Now()
-	if h.inst, err = start(ctx, node, prefix, h.opts.StartTimeout); err != nil {
+	if h.inst, err = launch(ctx, h.opts, env.Node, h.logf); err != nil {
 		return err
 	}
 	h.logf("started the mcp-use Inspector %s at %s/inspector (pid %d) in %s", Version, h.inst.URL, h.inst.proc.PID(), time.Since(t0).Round(time.Millisecond))
@@ -157,24 +143,19 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 	return nil
 }
 
-// connectSecond connects the Inspector to the second fixture server too
-// (behind a CORS front of its own), through the same autoConnect link, and
-// waits until it lists that server's tool. The Inspector keeps every
+// connectSecond connects the Inspector to the second fixture server too,
+// through the same autoConnect link, and waits until it lists that
+// server's tool. The Inspector keeps every
 // connection (saved in the page's storage, reconnected on load), so the
 // suite's View then sits in a host connected to two servers, and the
 // cross-server check can try to reach the other one.
 func (h *Host) connectSecond(serverURL string, timeout time.Duration) error {
-	f, err := startCORSFront(serverURL)
-	if err != nil {
-		return err
-	}
-	h.front2 = f
 	ms := float64(timeout.Milliseconds())
-	if _, err := h.Page.Goto(h.inst.URL+"/inspector?autoConnect="+url.QueryEscape(f.URL), playwright.PageGotoOptions{Timeout: &ms}); err != nil {
+	if _, err := h.Page.Goto(h.inst.URL+"/inspector?autoConnect="+url.QueryEscape(serverURL), playwright.PageGotoOptions{Timeout: &ms}); err != nil {
 		return fmt.Errorf("opening the mcp-use Inspector at %s: %w", h.inst.URL, err)
 	}
 	if err := h.Page.Locator(selTool(mcpserver.ToolSecond)).WaitFor(playwright.LocatorWaitForOptions{Timeout: &ms}); err != nil {
-		return fmt.Errorf("the mcp-use Inspector did not list %s of the second server %s within %s: %w", mcpserver.ToolSecond, f.URL, timeout, err)
+		return fmt.Errorf("the mcp-use Inspector did not list %s of the second server %s within %s: %w", mcpserver.ToolSecond, serverURL, timeout, err)
 	}
 	return nil
 }
@@ -357,11 +338,6 @@ func (h *Host) Teardown(ctx context.Context) error {
 	err := h.Close()
 	if h.inst != nil {
 		err = errors.Join(err, h.inst.proc.Stop(3*time.Second))
-	}
-	for _, f := range []*corsFront{h.front, h.front2} {
-		if f != nil {
-			f.close()
-		}
 	}
 	return err
 }

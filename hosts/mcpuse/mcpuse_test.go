@@ -5,8 +5,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -17,7 +15,6 @@ import (
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 	"github.com/mcpconform/mcpconform/internal/testkit/hostreview"
-	"github.com/mcpconform/mcpconform/internal/testkit/mcpproxytest"
 )
 
 // One browser and one pair of fixture servers for the whole package
@@ -142,65 +139,4 @@ func checkLoopbackOnly(t *testing.T, port string) {
 		}
 	}
 	t.Logf("loopback only: %d non-loopback address(es) tried", tried)
-}
-
-// The CORS front: preflight answered, requests passed to the server at the
-// same path without the browser's Origin, CORS headers on the answer,
-// closed after close.
-func TestCORSFront(t *testing.T) {
-	var gotOrigin, gotPath string
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		gotOrigin, gotPath = r.Header.Get("Origin"), r.URL.Path
-		w.Header().Set("Mcp-Session-Id", "s1")
-		io.WriteString(w, "upstream")
-	}))
-	defer up.Close()
-	f, err := startCORSFront(up.URL + "/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(f.URL, "http://127.0.0.1:") || !strings.HasSuffix(f.URL, "/mcp") {
-		t.Fatalf("front URL %s", f.URL)
-	}
-	req, _ := http.NewRequest(http.MethodOptions, f.URL, nil)
-	req.Header.Set("Origin", "http://127.0.0.1:1")
-	req.Header.Set("Access-Control-Request-Method", "POST")
-	req.Header.Set("Access-Control-Request-Headers", "content-type, mcp-session-id")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
-		resp.Header.Get("Access-Control-Allow-Headers") != "content-type, mcp-session-id" || !strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "POST") {
-		t.Fatalf("preflight: %d %v", resp.StatusCode, resp.Header)
-	}
-	if gotPath != "" {
-		t.Fatal("the preflight reached the server")
-	}
-	req, _ = http.NewRequest(http.MethodPost, f.URL, strings.NewReader("{}"))
-	req.Header.Set("Origin", "http://127.0.0.1:1")
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if string(b) != "upstream" || gotPath != "/mcp" || gotOrigin != "" || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||
-		!strings.Contains(resp.Header.Get("Access-Control-Expose-Headers"), "Mcp-Session-Id") || resp.Header.Get("Mcp-Session-Id") != "s1" {
-		t.Fatalf("request: %q path %q origin %q headers %v", b, gotPath, gotOrigin, resp.Header)
-	}
-	host := strings.TrimPrefix(strings.TrimSuffix(f.URL, "/mcp"), "http://")
-	f.close()
-	if c, err := net.DialTimeout("tcp", host, time.Second); err == nil {
-		c.Close()
-		t.Errorf("%s still accepts connections after close", host)
-	}
-}
-
-// An answer streamed back to a POST through the CORS front arrives whole
-// even when the proxy's transport reads the request body again after the
-// answer started (the stall of hosts/mcpui/README.md).
-func TestCORSFrontKeepsStreamedAnswer(t *testing.T) {
-	mcpproxytest.CheckStreamKept(t, corsHandler)
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/internal/nodeproc"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 )
@@ -106,4 +107,34 @@ func start(ctx context.Context, node, prefix string, timeout time.Duration) (*in
 		return nil, err
 	}
 	return inst, nil
+}
+
+// StartInstance installs (first use) and starts an mcp-use Inspector as
+// the driver does, for a caller that drives it some other way (a host
+// profile, hosts/generic's tests): its web UI's origin and how to stop it.
+func StartInstance(ctx context.Context, env hosts.Env, o Options) (url string, stop func() error, err error) {
+	logf := env.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	inst, err := launch(ctx, NewWithOptions(o).opts, env.Node, logf)
+	if err != nil {
+		return "", nil, err
+	}
+	return inst.URL, func() error { return inst.proc.Stop(3 * time.Second) }, nil
+}
+
+// launch installs the Inspector (first use) and starts it with node
+// ("": node on PATH).
+func launch(ctx context.Context, o Options, node string, logf func(string, ...any)) (*instance, error) {
+	if node == "" {
+		node = "node"
+	}
+	ictx, cancel := context.WithTimeout(ctx, o.InstallTimeout)
+	prefix, err := Install(ictx, o.Prefix, node, logf)
+	cancel()
+	if err != nil {
+		return nil, err
+	}
+	return start(ctx, node, prefix, o.StartTimeout)
 }

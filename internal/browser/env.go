@@ -245,3 +245,9 @@ func driverInstalled(dir string) bool {
 	}
 	return json.Unmarshal(b, &pkg) == nil && pkg.Version == DriverVersion
 }
+
+// FindNode is the Node.js ≥ 20 binary to run: explicit (--node) when
+// given, else PLAYWRIGHT_NODEJS_PATH, node on PATH or a well-known place;
+// ErrNoNode when there is none. For what runs the suite's code without a
+// browser (mcpconform list).
+func FindNode(explicit string) (string, error) { return findNode(explicit) }

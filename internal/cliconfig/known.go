@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/mcpconform/mcpconform/internal/suggest"
 )
 
 // Names lists the variables, without Prefix, that the struct cfg points
@@ -34,97 +36,195 @@ func Names(cfg any) []string {
 type Vocabulary struct {
 	// Names are whole names without Prefix (TIMEOUT, REPORT_JSON).
 	Names []string
-	// Fields are the per-host variables MCPCONFORM_<HOST>_<FIELD> (a
-	// profile's URL and STEPS, a built-in host's overrides): any host name
-	// followed by one of these is known.
+	// Fields are the variables of an env profile, MCPCONFORM_<PROFILE>_<FIELD>
+	// (URL, STEPS …). A profile exists when its URL is set: the other
+	// fields of a name without a URL belong to no profile.
+	Fields []string
+	// Builtin are the hosts built into mcpconform, each with the fields
+	// of MCPCONFORM_<HOST>_<FIELD> it reads (MCPCONFORM_INSPECTOR_URL
+	// attaches the inspector driver). Their names are not profile names.
+	Builtin []BuiltinHost
+}
+
+// BuiltinHost is a built-in host's name (as --host takes it: "mcp-ui")
+// and the fields it reads from the environment (none for most).
+type BuiltinHost struct {
+	Name   string
 	Fields []string
 }
 
+// Infix is the variable infix of a host name: "mcp-ui" → "MCP_UI".
+func Infix(name string) string { return strings.ToUpper(strings.ReplaceAll(name, "-", "_")) }
+
 // Check returns an error naming the first variable of environ (KEY=VALUE
-// lines, as os.Environ gives them) that starts with Prefix and is not in
-// the vocabulary, with the nearest known name as a suggestion. Values are
-// never printed: a variable may hold a secret's path or a token.
+// lines, as os.Environ gives them, or bare keys) that starts with Prefix
+// and is not one mcpconform reads, with the name most likely meant:
+//   - a name no command reads and no host field: the nearest known name;
+//   - a profile field of a name no MCPCONFORM_<NAME>_URL defines (its
+//     profile does not exist, so the field would be ignored): the nearest
+//     profile that does;
+//   - a variable of a built-in host's name that the host does not read
+//     (MCPCONFORM_MCP_UI_URL would define a profile named like a built-in
+//     host, which never happens): another name.
+//
+// Values are never printed: a variable may hold a secret's path or a
+// token.
 func (v Vocabulary) Check(environ []string) error {
-	var unknown []string
+	keys := map[string]bool{}
 	for _, kv := range environ {
 		key, _, _ := strings.Cut(kv, "=")
-		rest, ok := strings.CutPrefix(key, Prefix)
-		if !ok || v.knows(rest) {
-			continue
+		if rest, ok := strings.CutPrefix(key, Prefix); ok {
+			keys[rest] = true
 		}
-		unknown = append(unknown, key)
 	}
-	if len(unknown) == 0 {
+	profiles := v.profiles(keys)
+	type problem struct{ key, msg string }
+	var problems []problem
+	for rest := range keys {
+		if msg := v.problem(rest, profiles); msg != "" {
+			problems = append(problems, problem{Prefix + rest, msg})
+		}
+	}
+	if len(problems) == 0 {
 		return nil
 	}
-	sort.Strings(unknown)
-	key := unknown[0]
-	hint := ""
-	if near := v.nearest(strings.TrimPrefix(key, Prefix)); near != "" {
-		hint = fmt.Sprintf(" (did you mean %s%s?)", Prefix, near)
-	}
+	sort.Slice(problems, func(i, j int) bool { return problems[i].key < problems[j].key })
 	more := ""
-	if len(unknown) > 1 {
-		more = fmt.Sprintf(" (and %d more: %s)", len(unknown)-1, strings.Join(unknown[1:], ", "))
+	if len(problems) > 1 {
+		others := make([]string, 0, len(problems)-1)
+		for _, p := range problems[1:] {
+			others = append(others, p.key)
+		}
+		more = fmt.Sprintf(" (and %d more: %s)", len(others), strings.Join(others, ", "))
 	}
-	return fmt.Errorf("unknown variable %s%s%s: mcpconform reads only the MCPCONFORM_* variables its commands' --help lists, and MCPCONFORM_<HOST>_<FIELD> for host profiles (docs/profiles.md); fix its name or unset it", key, hint, more)
+	return fmt.Errorf("%s%s", problems[0].msg, more)
 }
 
-func (v Vocabulary) knows(rest string) bool {
-	if slices.Contains(v.Names, rest) {
-		return true
-	}
-	for _, f := range v.Fields {
-		if host, ok := strings.CutSuffix(rest, "_"+f); ok && host != "" {
-			return true
+// profiles are the infixes of the env profiles keys define: every NAME of
+// a NAME_URL that is not a built-in host's.
+func (v Vocabulary) profiles(keys map[string]bool) []string {
+	var out []string
+	for k := range keys {
+		if name, ok := strings.CutSuffix(k, "_URL"); ok && name != "" && v.builtin(name) == nil {
+			out = append(out, name)
 		}
 	}
-	return false
+	sort.Strings(out)
+	return out
 }
+
+func (v Vocabulary) builtin(infix string) *BuiltinHost {
+	for i, b := range v.Builtin {
+		if Infix(b.Name) == infix {
+			return &v.Builtin[i]
+		}
+	}
+	return nil
+}
+
+// split is one reading of a variable as HOST_FIELD.
+type split struct{ host, field string }
+
+// splits are the readings of rest as a host followed by a field some
+// host reads.
+func (v Vocabulary) splits(rest string) []split {
+	var out []split
+	seen := map[string]bool{}
+	fields := slices.Clone(v.Fields)
+	for _, b := range v.Builtin {
+		fields = append(fields, b.Fields...)
+	}
+	for _, f := range fields {
+		if host, ok := strings.CutSuffix(rest, "_"+f); ok && host != "" && !seen[host] {
+			seen[host] = true
+			out = append(out, split{host, f})
+		}
+	}
+	return out
+}
+
+// problem says what is wrong with MCPCONFORM_<rest>, "" when nothing is.
+func (v Vocabulary) problem(rest string, profiles []string) string {
+	if slices.Contains(v.Names, rest) {
+		return ""
+	}
+	key := Prefix + rest
+	var msg string
+	for _, s := range v.splits(rest) {
+		b := v.builtin(s.host)
+		switch {
+		case b != nil && slices.Contains(b.Fields, s.field):
+			return ""
+		case b == nil && slices.Contains(profiles, s.host) && slices.Contains(v.Fields, s.field):
+			return ""
+		case b != nil && msg == "":
+			msg = v.reserved(key, *b, s, profiles)
+		case b == nil && slices.Contains(v.Fields, s.field) && msg == "":
+			msg = v.noProfile(key, s, profiles)
+		}
+	}
+	if msg != "" {
+		return msg
+	}
+	hint := ""
+	if near := v.nearest(rest); near != "" {
+		hint = fmt.Sprintf(" (did you mean %s%s?)", Prefix, near)
+	}
+	return fmt.Sprintf("unknown variable %s%s: mcpconform reads only the MCPCONFORM_* variables its commands' --help lists, and MCPCONFORM_<PROFILE>_<FIELD> for host profiles (docs/profiles.md); fix its name or unset it", key, hint)
+}
+
+// noProfile is the message for a profile field of a name that no
+// MCPCONFORM_<NAME>_URL defines.
+func (v Vocabulary) noProfile(key string, s split, profiles []string) string {
+	hint := fmt.Sprintf("define the profile with %s%s_URL, or unset it", Prefix, s.host)
+	if near, ok := suggest.Nearest(s.host, profiles); ok {
+		hint = fmt.Sprintf("did you mean %s%s_%s? (profile %s is defined)", Prefix, near, s.field, canonical(near))
+	}
+	return fmt.Sprintf("%s belongs to no profile: no %s%s_URL defines a profile %s, so it would be ignored (%s)", key, Prefix, s.host, canonical(s.host), hint)
+}
+
+// reserved is the message for a variable of a built-in host's name that
+// the host does not read.
+func (v Vocabulary) reserved(key string, b BuiltinHost, s split, profiles []string) string {
+	reads := "reads no " + Prefix + s.host + "_* variable"
+	if len(b.Fields) > 0 {
+		reads = "reads only " + Prefix + s.host + "_" + strings.Join(b.Fields, ", _")
+	}
+	hint := fmt.Sprintf("did you mean %s%s_DEV_%s, a name of your own?", Prefix, s.host, s.field)
+	if near, ok := suggest.Nearest(s.host, profiles); ok {
+		hint = fmt.Sprintf("did you mean %s%s_%s? (profile %s is defined)", Prefix, near, s.field, canonical(near))
+	}
+	names := make([]string, len(v.Builtin))
+	for i, x := range v.Builtin {
+		names[i] = x.Name
+	}
+	return fmt.Sprintf("%s: %s is a host built into mcpconform, which %s, so this defines no profile and would be ignored (%s); the names of the built-in hosts are reserved: %s",
+		key, b.Name, reads, hint, strings.Join(names, ", "))
+}
+
+// canonical is a profile's name from its infix: "MY_HOST" → "my-host".
+func canonical(infix string) string { return strings.ToLower(strings.ReplaceAll(infix, "_", "-")) }
 
 // nearest is the known name (or HOST_FIELD with the variable's own host
 // part) closest to rest in edit distance, if it is close enough to be a
 // likely typo.
 func (v Vocabulary) nearest(rest string) string {
-	best, bestD := "", len(rest)/3+1
-	try := func(cand string) {
-		if d := distance(rest, cand); d < bestD {
-			best, bestD = cand, d
-		}
-	}
-	for _, n := range v.Names {
-		try(n)
-	}
-	// A host profile's field: keep everything before the last underscore
-	// run that could be the host, and try each field after it.
+	cands := slices.Clone(v.Names)
+	// A host's field: keep everything before an underscore as the host,
+	// and try each field after it.
 	for i := 1; i < len(rest); i++ {
 		if rest[i] != '_' {
 			continue
 		}
 		for _, f := range v.Fields {
-			try(rest[:i] + "_" + f)
+			cands = append(cands, rest[:i]+"_"+f)
 		}
-	}
-	return best
-}
-
-// distance is the Levenshtein distance of a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
+		for _, b := range v.Builtin {
+			for _, f := range b.Fields {
+				cands = append(cands, rest[:i]+"_"+f)
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	near, _ := suggest.Nearest(rest, cands)
+	return near
 }

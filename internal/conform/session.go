@@ -49,6 +49,9 @@ type Options struct {
 	// (fixtures.StartPublic, as `serve --public-url` does) instead of on
 	// loopback: for a host on another machine (--host connect).
 	Public *fixtures.PublicOptions
+	// Fixtures say where the loopback fixture servers listen (fixed
+	// ports) and which other origins may call them (CORS).
+	Fixtures fixtures.Options
 }
 
 // Start-up steps, as Options.OnPhase names them.
@@ -101,7 +104,15 @@ func Start(ctx context.Context, o Options) (s *Session, err error) {
 			}
 			return s, &runner.InfraError{Step: "starting the fixture MCP servers at the public URL", Err: err}
 		}
-	} else if s.Fixtures, err = fixtures.Start(ctx); err != nil {
+	} else if s.Fixtures, err = fixtures.StartWith(ctx, o.Fixtures); err != nil {
+		if errors.Is(err, fixtures.ErrPortInUse) {
+			// A port the user fixed is theirs to free or change: nothing
+			// about the host or the machine's health (exit code 2).
+			return s, &UsageError{Err: fmt.Errorf("%w: another process listens there (a run still going, or the host itself); stop it or fix another port", err)}
+		}
+		if o.Fixtures.Check() != nil {
+			return s, &UsageError{Err: err}
+		}
 		return s, &runner.InfraError{Step: "starting the fixture MCP servers", Err: err}
 	}
 	o.OnPhase(PhaseFixtures, time.Since(t0))

@@ -3,6 +3,8 @@ package conform
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -214,4 +216,53 @@ func TestABrowserlessSessionAtAPublicURL(t *testing.T) {
 	if !errors.As(err, &ue) {
 		t.Errorf("bad public URL: %v, want a UsageError", err)
 	}
+}
+
+// Issue #28: fixed fixture ports. A host configured once with the server's
+// URL finds it in the next session at the same address; a port taken by
+// something else is the user's to free (a UsageError naming it), found
+// before any browser starts.
+func TestFixedFixturePorts(t *testing.T) {
+	p1, p2 := freeLoopbackPort(t), freeLoopbackPort(t)
+	h := &browserlessHost{fakeHost{name: "remote"}}
+	o := Options{
+		Hosts:    []string{"remote"},
+		NewHost:  func(string) (hosts.Host, error) { return h, nil },
+		Fixtures: fixtures.Options{MainPort: p1, SecondPort: p2},
+		Launch:   browser.Options{Paths: browser.Paths{Browser: "/nonexistent/chromium"}},
+	}
+	want := fmt.Sprintf("http://127.0.0.1:%d/mcp", p1)
+	for run := 1; run <= 2; run++ {
+		s, err := Start(context.Background(), o)
+		if err != nil {
+			t.Fatalf("session %d: %v", run, err)
+		}
+		if env := s.Env(); env.ServerURL != want || env.SecondServerURL != fmt.Sprintf("http://127.0.0.1:%d/mcp", p2) {
+			t.Errorf("session %d: servers %s and %s, want ports %d and %d", run, env.ServerURL, env.SecondServerURL, p1, p2)
+		}
+		if run == 1 {
+			// While the first session holds the port, another cannot.
+			_, err := Start(context.Background(), o)
+			var ue *UsageError
+			if !errors.As(err, &ue) || !errors.Is(err, fixtures.ErrPortInUse) || !strings.Contains(err.Error(), fmt.Sprintf("127.0.0.1:%d", p1)) {
+				t.Errorf("a taken port: %v, want a UsageError naming 127.0.0.1:%d", err, p1)
+			}
+		}
+		s.Close()
+	}
+	o.Fixtures = fixtures.Options{MainPort: p1, SecondPort: p1}
+	if _, err := Start(context.Background(), o); err == nil || !strings.Contains(err.Error(), "cannot share port") {
+		t.Errorf("one port for both servers: %v", err)
+	}
+}
+
+// freeLoopbackPort is a loopback port nothing listens on now.
+func freeLoopbackPort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }

@@ -1,6 +1,6 @@
 // Package mcpproxy holds what the reverse proxies between a browser's MCP
-// client and the fixture server (an npm host page's /mcp, the mcp-use
-// driver's CORS front) need beyond httputil.ReverseProxy so that a
+// client and the fixture server (an npm host page's /mcp; until
+// 2026-12-02 the mcp-use driver's CORS front) need beyond httputil.ReverseProxy so that a
 // streamed answer is never cut.
 package mcpproxy
 

@@ -5,12 +5,12 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/mcpconform/mcpconform/internal/testkit/profiledoc"
 	"gopkg.in/yaml.v3"
 )
 
@@ -95,32 +95,11 @@ func TestProfilesDocShowsTheCheckAsItIs(t *testing.T) {
 	}
 }
 
-// profileBlock runs the <!-- profile:name --> sh block of
-// docs/profiles.md with bash (and env) and returns the MCPCONFORM_* it
-// exports.
+// profileBlock is the docs/profiles.md example name's MCPCONFORM_*
+// variables (profiledoc.Block).
 func profileBlock(t *testing.T, name string, env ...string) map[string]string {
 	t.Helper()
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)<!-- profile:" + name + " .*?-->\n```sh\n(.*?)```").FindSubmatch(doc)
-	if m == nil {
-		t.Fatalf("docs/profiles.md has no <!-- profile:%s --> block", name)
-	}
-	cmd := exec.Command("bash", "-euc", string(m[1])+"\nenv -0")
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("the profile:%s block does not run: %v", name, err)
-	}
-	vars := map[string]string{}
-	for _, kv := range strings.Split(string(out), "\x00") {
-		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "MCPCONFORM_") {
-			vars[k] = v
-		}
-	}
-	return vars
+	return profiledoc.Block(t, filepath.Join("..", ".."), name, "MCPCONFORM_", env...)
 }
 
 // steps is a variable's value with each line trimmed and blank lines

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os/exec"
 	"slices"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/mcpconform/mcpconform/fixtures/suite"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/internal/browser"
+	"github.com/mcpconform/mcpconform/internal/testkit/loopback"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/runner"
 )
@@ -154,7 +154,7 @@ func TestDevelopmentHostThroughTheDocumentedProfile(t *testing.T) {
 // suite and judge the checks that need the server.
 func TestFixedFixturePortTwiceAgainstAHostConfiguredOnce(t *testing.T) {
 	e := env(t, time.Minute) // the package's browser
-	p1, p2 := freeTCPPort(t), freeTCPPort(t)
+	p1, p2 := loopback.FreePort(t), loopback.FreePort(t)
 	dev := startDevHost(t, fmt.Sprintf("http://127.0.0.1:%d/mcp", p1))
 	vars := map[string]string{
 		"MCPCONFORM_ONCE_URL":       dev.URL,
@@ -188,14 +188,4 @@ func TestFixedFixturePortTwiceAgainstAHostConfiguredOnce(t *testing.T) {
 			}
 		}
 	}
-}
-
-func freeTCPPort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

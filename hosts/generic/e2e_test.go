@@ -12,9 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -27,6 +25,7 @@ import (
 	"github.com/mcpconform/mcpconform/hosts/inspector"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/profiledoc"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -81,33 +80,11 @@ func startInspector(t *testing.T) (url, token string) {
 	return inspURL, inspToken
 }
 
-// docBlock runs the <!-- profile:name --> sh block of docs/profiles.md
-// with bash (PATH and env set) and returns the variables it exports whose
-// names start with prefix: the documented example is what the tests drive.
+// docBlock is the docs/profiles.md example name's variables starting
+// with prefix (profiledoc.Block).
 func docBlock(t *testing.T, name, prefix string, env ...string) map[string]string {
 	t.Helper()
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "profiles.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile("(?s)<!-- profile:" + name + " .*?-->\n```sh\n(.*?)```").FindSubmatch(doc)
-	if m == nil {
-		t.Fatalf("docs/profiles.md has no <!-- profile:%s --> sh block", name)
-	}
-	cmd := exec.Command("bash", "-euc", string(m[1])+"\nenv -0")
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH")}, env...)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("the profile:%s example of docs/profiles.md does not run: %v\n%s", name, err, stderr.String())
-	}
-	vars := map[string]string{}
-	for _, kv := range strings.Split(out.String(), "\x00") {
-		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, prefix) {
-			vars[k] = v
-		}
-	}
-	return vars
+	return profiledoc.Block(t, filepath.Join("..", ".."), name, prefix, env...)
 }
 
 // docProfile is the documented Inspector profile (TOKEN set as the reader

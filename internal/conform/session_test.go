@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/internal/browser"
+	"github.com/mcpconform/mcpconform/internal/testkit/loopback"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -223,7 +223,7 @@ func TestABrowserlessSessionAtAPublicURL(t *testing.T) {
 // something else is the user's to free (a UsageError naming it), found
 // before any browser starts.
 func TestFixedFixturePorts(t *testing.T) {
-	p1, p2 := freeLoopbackPort(t), freeLoopbackPort(t)
+	p1, p2 := loopback.FreePort(t), loopback.FreePort(t)
 	h := &browserlessHost{fakeHost{name: "remote"}}
 	o := Options{
 		Hosts:    []string{"remote"},
@@ -254,15 +254,4 @@ func TestFixedFixturePorts(t *testing.T) {
 	if _, err := Start(context.Background(), o); err == nil || !strings.Contains(err.Error(), "cannot share port") {
 		t.Errorf("one port for both servers: %v", err)
 	}
-}
-
-// freeLoopbackPort is a loopback port nothing listens on now.
-func freeLoopbackPort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }

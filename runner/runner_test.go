@@ -31,6 +31,9 @@ type fakeSuite struct {
 	stallAt  string // test id at which the suite stops moving
 	resolved []int
 	polls    int // calls of Poll
+	// verdicts are results reported as scripted, for tests with no
+	// requests (status and blockers of their own).
+	verdicts map[string]protocol.TestResult
 }
 
 func newFake(script map[string][]protocol.Request, ids ...string) *fakeSuite {
@@ -69,6 +72,12 @@ func (f *fakeSuite) advance() {
 			r.Seq = f.seq
 			f.pending = &r
 			return
+		}
+		if v, ok := f.verdicts[id]; ok {
+			v.ID = id
+			f.results = append(f.results, v)
+			f.running++
+			continue
 		}
 		st := protocol.StatusPass
 		for _, a := range f.answers[id] {
@@ -579,5 +588,40 @@ func TestRelayDeclinesFrameCapabilities(t *testing.T) {
 	f2 := newFake(map[string][]protocol.Request{"a/click": {{Kind: protocol.KindClickTrigger}}}, "a/click")
 	if _, err := drive(t, f2, h, Options{}); err != nil || h.clicks != 1 {
 		t.Errorf("evaluate run: %v, %d clicks", err, h.clicks)
+	}
+}
+
+// A BLOCKED check is no failure to retry; one whose blockers all passed in
+// the same run is red (the missing behaviour is its own); one naming no
+// blocker is a harness fault.
+func TestBlockedChecks(t *testing.T) {
+	f := newFake(nil, "a/base", "a/dep", "a/ok", "a/dep-of-ok", "a/nameless")
+	blocked := func(by ...string) protocol.TestResult {
+		return protocol.TestResult{Status: protocol.StatusBlocked, Message: "blocked: x (judged by …)", BlockedBy: by}
+	}
+	f.verdicts = map[string]protocol.TestResult{
+		"a/base":      {Status: protocol.StatusFail, Message: "no tool-input"},
+		"a/dep":       blocked("a/base"),
+		"a/ok":        {Status: protocol.StatusPass},
+		"a/dep-of-ok": blocked("a/ok"),
+		"a/nameless":  blocked(),
+	}
+	hr, err := drive(t, f, &flakyHost{}, Options{Retries: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The retry reruns the red checks (a/nameless is an ERROR), never a
+	// BLOCKED one.
+	if fmt.Sprint(f.started) != "[a/base a/nameless]" {
+		t.Errorf("the retry started %v, want only the red checks (never a BLOCKED one)", f.started)
+	}
+	if c := caseByID(hr, "a/dep"); c.Status != protocol.StatusBlocked || fmt.Sprint(c.BlockedBy) != "[a/base]" {
+		t.Errorf("a/dep: expected BLOCKED by [a/base], observed %s %v (%s)", c.Status, c.BlockedBy, c.Message)
+	}
+	if c := caseByID(hr, "a/dep-of-ok"); c.Status != protocol.StatusFail || !strings.Contains(c.Message, "a/ok passed in this run") || c.BlockedBy != nil {
+		t.Errorf("a/dep-of-ok, blocked by a check that passed: expected FAIL saying so, observed %s %v (%s)", c.Status, c.BlockedBy, c.Message)
+	}
+	if c := caseByID(hr, "a/nameless"); c.Status != protocol.StatusError || !strings.Contains(c.Message, "naming no blocking check") {
+		t.Errorf("a/nameless, BLOCKED by nothing: expected ERROR, observed %s (%s)", c.Status, c.Message)
 	}
 }

@@ -159,6 +159,13 @@ export class AppView {
       return;
     }
     this.outcome = out;
+    // The defect tool-input-after-result: the input waited for the
+    // result, and follows it; a cancelled call never gets one.
+    if (defect("tool-input-after-result") && this.initialized && !this.inputSent && out.cancelled === undefined) {
+      this.deliverOutcomeFirst();
+      this.sendToolInput();
+      return;
+    }
     this.deliverOutcome();
   }
 
@@ -567,6 +574,10 @@ export class AppView {
             const ok = await confirmDialog("download", files.length === 1 ? "Download a file from the app?" : `Download ${files.length} files from the app?`, names);
             if (!ok) return this.error(msg.id, -32000, "Download denied by user");
           }
+          if (defect("download-acked-not-done")) {
+            log("host", `answered {} to ui/download-file of ${JSON.stringify(names)} and downloaded nothing`);
+            return this.reply(msg.id, {});
+          }
           if (defect("download-unanswered")) {
             log("host", `never answering ui/download-file of ${JSON.stringify(names)}`);
             return;
@@ -614,7 +625,8 @@ export class AppView {
           // Never switch to a mode the app did not declare (S L786); answer
           // with the resulting mode, the current one when refused (L787-788).
           const declared: string[] | undefined = this.appCapabilities?.availableDisplayModes;
-          const allowed = AVAILABLE_DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted"));
+          const grantsUnlistedPip = defect("pip-granted-unlisted") && want === "pip";
+          const allowed = grantsUnlistedPip || (AVAILABLE_DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted")));
           if (allowed && want !== this.displayMode) this.setDisplayMode(want);
           if (defect("display-mode-invalid-result")) return this.reply(msg.id, { mode: "maximized" });
           return this.reply(msg.id, { mode: this.displayMode });
@@ -691,11 +703,15 @@ export class AppView {
           setTimeout(() => void this.rerender(), 300);
         }
         // Tool data only after initialized (S L485, L1106).
-        if (defect("tool-result-before-input") && this.outcome?.result !== undefined) {
+        if ((defect("tool-result-before-input") || defect("tool-input-after-result")) && this.outcome?.result !== undefined) {
           this.deliverOutcomeFirst();
         }
-        this.sendToolInput();
-        this.deliverOutcome();
+        // tool-input-after-result: no input until the call's result is in
+        // (onOutcome sends it then); a cancelled call never gets one.
+        if (!(defect("tool-input-after-result") && this.outcome?.result === undefined && this.outcome?.error === undefined)) {
+          this.sendToolInput();
+          this.deliverOutcome();
+        }
         // The user's controls for this View, and any resize since
         // ui/initialize.
         this.offerDisplayModes();

@@ -36,6 +36,7 @@ var Defects = []Defect{
 	{"display-mode-unavailable", "hostContext.displayMode is a valid mode listed in availableDisplayModes (S L735-789)"},
 	{"display-mode-invalid-result", "ui/request-display-mode returns the resulting mode, a valid one (S L787)"},
 	{"undeclared-display-mode-granted", "the host never switches to a mode the app did not declare (S L786)"},
+	{"display-refusal-wrong-mode", "a refused display-mode request returns the current mode (S L788; refuses pip and answers another mode it did not switch to)"},
 	{"pip-granted-unlisted", "the host never switches to a mode the app did not declare (S L786; lists no pip in availableDisplayModes, and grants pip when asked)"},
 	{"no-context-changed-on-display-mode", "a granted display-mode switch is announced by host-context-changed (S L776)"},
 	{"size-changed-ignored", "in flexible mode the host applies size-changed to the iframe (S L718)"},

@@ -629,6 +629,9 @@ export class AppView {
           const allowed = grantsUnlistedPip || (AVAILABLE_DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted")));
           if (allowed && want !== this.displayMode) this.setDisplayMode(want);
           if (defect("display-mode-invalid-result")) return this.reply(msg.id, { mode: "maximized" });
+          // The defect display-refusal-wrong-mode: a refusal answers a valid
+          // mode, but not the current one (S L788).
+          if (!allowed && defect("display-refusal-wrong-mode")) return this.reply(msg.id, { mode: DISPLAY_MODES.find((m) => m !== this.displayMode && m !== want) });
           return this.reply(msg.id, { mode: this.displayMode });
         }
         default:

@@ -65,6 +65,7 @@ var Defects = []Defect{
 	{"download-filename-wrong", "the download is named after the last segment of resource.uri (draft §ui/download-file; names every file \"download\")"},
 	{"download-filename-unsanitised", "download file names are sanitised against path traversal (draft §ui/download-file)"},
 	{"download-acked-not-done", "ui/download-file downloads the file it answers {} for (draft §ui/download-file; confirms, answers {} and downloads nothing)"},
+	{"download-traversal-refused-but-saved", "download file names are sanitised against path traversal (draft §ui/download-file; saves a traversing name as it is, then answers the request refused)"},
 	{"download-unanswered", "ui/download-file is answered, with {} or a refusal (draft §ui/download-file; JSON-RPC: a request gets a response; asks the user, then never answers)"},
 	{"view-allow-downloads", "the View cannot download directly: allow-downloads is not set (draft §ui/download-file)"},
 	{"log-message-error-reply", "notifications/message is accepted when logging is advertised (JSON-RPC: no reply to a notification; answers -32601)"},
@@ -75,6 +76,7 @@ var Defects = []Defect{
 	{"ui-meta-listing-wins", "_meta.ui on the content item takes precedence over the listing entry (draft §Metadata Location)"},
 	{"ui-html-from-tool-result", "the UI is fetched with resources/read (S L391; renders a ui:// resource embedded in the tool result instead)"},
 	{"default-csp-loose", "without _meta.ui.csp the restrictive default CSP applies (S L275-284; applies none)"},
+	{"invalid-mode-error-but-switched", "a display-mode request with an invalid mode is refused and changes nothing (S L1709, L788; answers -32602 and switches anyway)"},
 	{"invalid-params-accepted", "invalid params get JSON-RPC -32602 (ui/open-link without url, ui/request-display-mode with a bad mode)"},
 	{"message-object-content-unanswered", "ui/message is always answered, whichever content form (S §ui/message; never answers the single-object form)"},
 }

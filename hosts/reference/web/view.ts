@@ -588,6 +588,9 @@ export class AppView {
             log("host", `refused to download ${JSON.stringify(names)} (host policy)`);
             return this.reply(msg.id, { isError: true });
           }
+          // The defect download-traversal-refused-but-saved: a name that
+          // traverses is saved as it is, and the request answered refused.
+          const refusedButSaved = defect("download-traversal-refused-but-saved") && files.some((f) => /[\\/]/.test(f.name));
           for (const f of files) {
             let blob = f.blob;
             if (!blob && f.url) {
@@ -602,6 +605,7 @@ export class AppView {
             saveFile(blob!, f.name);
             log("host", `downloaded ${JSON.stringify(f.name)} for the app`);
           }
+          if (refusedButSaved) return this.error(msg.id, -32000, "Download refused: the file name is not safe");
           return this.reply(msg.id, {});
         }
         case "ui/update-model-context":
@@ -619,6 +623,12 @@ export class AppView {
         case "ui/request-display-mode": {
           const want = p.mode;
           if (typeof want !== "string" || !DISPLAY_MODES.includes(want)) {
+            // The defect invalid-mode-error-but-switched: refuses the bad
+            // mode with an error, and switches anyway.
+            if (defect("invalid-mode-error-but-switched")) {
+              this.setDisplayMode(this.displayMode === "fullscreen" ? "inline" : "fullscreen");
+              return this.error(msg.id, -32602, `Invalid params: mode must be one of ${DISPLAY_MODES.join(", ")}`);
+            }
             if (variation("display-mode-unknown-current")) return this.reply(msg.id, { mode: this.displayMode });
             if (!defect("invalid-params-accepted")) return this.error(msg.id, -32602, `Invalid params: mode must be one of ${DISPLAY_MODES.join(", ")}`);
           }

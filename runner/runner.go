@@ -531,6 +531,20 @@ func (d *driver) finish(infra string) report.HostRun {
 	return *hr
 }
 
+// ownFailure rewords a BLOCKED message ("blocked: <missing> (judged by
+// <id>) [spec …]") as the check's own failure.
+func ownFailure(c report.Case) string {
+	by := strings.Join(c.BlockedBy, ", ")
+	msg := strings.TrimPrefix(c.Message, "blocked: ")
+	own := " (not a cascade: " + by + ", which judges that behaviour, passed in this run)"
+	for _, b := range c.BlockedBy {
+		if j := " (judged by " + b + ")"; strings.Contains(msg, j) {
+			return strings.Replace(msg, j, own, 1)
+		}
+	}
+	return msg + own
+}
+
 // unblockPassed turns red a BLOCKED check whose every blocker passed in
 // this run: the behaviour it found missing was seen present where it is
 // judged, so its absence here is this check's own finding, not a cascade,
@@ -551,7 +565,7 @@ func unblockPassed(cases []report.Case) {
 		}
 		if passed {
 			cases[i].Status = protocol.StatusFail
-			cases[i].Message = fmt.Sprintf("%s; but %s passed in this run, so the missing behaviour is this check's own failure", c.Message, strings.Join(c.BlockedBy, ", "))
+			cases[i].Message = ownFailure(c)
 			cases[i].BlockedBy = nil
 		}
 	}

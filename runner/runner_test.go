@@ -597,7 +597,11 @@ func TestRelayDeclinesFrameCapabilities(t *testing.T) {
 func TestBlockedChecks(t *testing.T) {
 	f := newFake(nil, "a/base", "a/dep", "a/ok", "a/dep-of-ok", "a/nameless")
 	blocked := func(by ...string) protocol.TestResult {
-		return protocol.TestResult{Status: protocol.StatusBlocked, Message: "blocked: x (judged by …)", BlockedBy: by}
+		msg := "blocked: no x [spec y]"
+		if len(by) == 1 {
+			msg = "blocked: no x (judged by " + by[0] + ") [spec y]"
+		}
+		return protocol.TestResult{Status: protocol.StatusBlocked, Message: msg, BlockedBy: by}
 	}
 	f.verdicts = map[string]protocol.TestResult{
 		"a/base":      {Status: protocol.StatusFail, Message: "no tool-input"},
@@ -618,7 +622,7 @@ func TestBlockedChecks(t *testing.T) {
 	if c := caseByID(hr, "a/dep"); c.Status != protocol.StatusBlocked || fmt.Sprint(c.BlockedBy) != "[a/base]" {
 		t.Errorf("a/dep: expected BLOCKED by [a/base], observed %s %v (%s)", c.Status, c.BlockedBy, c.Message)
 	}
-	if c := caseByID(hr, "a/dep-of-ok"); c.Status != protocol.StatusFail || !strings.Contains(c.Message, "a/ok passed in this run") || c.BlockedBy != nil {
+	if c := caseByID(hr, "a/dep-of-ok"); c.Status != protocol.StatusFail || c.Message != "no x (not a cascade: a/ok, which judges that behaviour, passed in this run) [spec y]" || c.BlockedBy != nil {
 		t.Errorf("a/dep-of-ok, blocked by a check that passed: expected FAIL saying so, observed %s %v (%s)", c.Status, c.BlockedBy, c.Message)
 	}
 	if c := caseByID(hr, "a/nameless"); c.Status != protocol.StatusError || !strings.Contains(c.Message, "naming no blocking check") {

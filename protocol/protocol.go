@@ -170,10 +170,17 @@ const (
 	// absent: "optional, not implemented". It is never a failure, never
 	// counts toward exit 1 and never needs a baseline entry.
 	StatusOptional Status = "OPTIONAL"
+	// StatusBlocked ends a check that could not reach what it tests because
+	// a behaviour another check judges is missing (wptrunner's
+	// PRECONDITION_FAILED): the result's BlockedBy names that check. The
+	// missing behaviour is red once, in its own check; a BLOCKED check is
+	// never a failure, never counts toward exit 1 and never needs a baseline
+	// entry.
+	StatusBlocked Status = "BLOCKED"
 )
 
 // Statuses lists every status, in the order of protocol.ts.
-var Statuses = []Status{StatusPass, StatusFail, StatusTimeout, StatusSkip, StatusNotRun, StatusError, StatusOptional}
+var Statuses = []Status{StatusPass, StatusFail, StatusTimeout, StatusSkip, StatusNotRun, StatusError, StatusOptional, StatusBlocked}
 
 // Clause is the RFC 2119 strength of the requirement a test checks.
 type Clause string
@@ -230,6 +237,9 @@ type TestMeta struct {
 	Needs        []Kind   `json:"needs"`
 	// Gesture is true when the test needs a real user gesture (clickTrigger).
 	Gesture bool `json:"gesture"`
+	// Requires lists the checks whose behaviour this one depends on: when
+	// that behaviour is missing, this check ends BLOCKED naming one of them.
+	Requires []string `json:"requires,omitempty"`
 }
 
 // Area is the part of the id before the slash.
@@ -249,6 +259,9 @@ type TestResult struct {
 	Message    string          `json:"message,omitempty"`
 	DurationMs float64         `json:"durationMs"`
 	Value      json.RawMessage `json:"value,omitempty"`
+	// BlockedBy names the checks (ids) that judge the behaviour this one
+	// found missing; set with status BLOCKED only.
+	BlockedBy []string `json:"blockedBy,omitempty"`
 	// Messages are the JSON-RPC messages the View sent and received during
 	// the test, kept for tests that did not pass (evidence).
 	Messages json.RawMessage `json:"messages,omitempty"`

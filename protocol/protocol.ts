@@ -61,8 +61,10 @@ export interface CapabilityResult {
 }
 
 // OPTIONAL ends a MAY check that observed the optional feature absent
-// ("optional, not implemented"): never a failure.
-export const STATUSES = ["PASS", "FAIL", "TIMEOUT", "SKIP", "NOTRUN", "ERROR", "OPTIONAL"] as const;
+// ("optional, not implemented"): never a failure. BLOCKED ends a check that
+// could not reach what it tests because a behaviour another check judges is
+// missing (wptrunner's PRECONDITION_FAILED); blockedBy names that check.
+export const STATUSES = ["PASS", "FAIL", "TIMEOUT", "SKIP", "NOTRUN", "ERROR", "OPTIONAL", "BLOCKED"] as const;
 export type Status = (typeof STATUSES)[number];
 
 export const CLAUSES = ["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY", "INFO"] as const;
@@ -86,6 +88,8 @@ export interface TestMeta {
   vantage: Vantage;
   needs: Kind[];
   gesture: boolean;
+  // The checks whose behaviour this one depends on.
+  requires?: string[];
 }
 
 export interface TestResult {
@@ -94,6 +98,8 @@ export interface TestResult {
   message?: string;
   durationMs: number;
   value?: unknown;
+  // With status BLOCKED: the checks that judge the missing behaviour.
+  blockedBy?: string[];
   messages?: unknown[];
 }
 

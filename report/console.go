@@ -106,6 +106,9 @@ func (c *Console) Case(host string, tc Case) {
 		if o == OutcomeOptional {
 			msg = optional(msg)
 		}
+		if tc.Status == protocol.StatusBlocked {
+			msg = blocked(tc, msg)
+		}
 		if msg != "" {
 			details = append(details, strings.Split(msg, "\n")...)
 		}
@@ -195,10 +198,10 @@ func (c *Console) Summary(r Run) {
 
 // Summary returns the line CI parses, "N passed, N failed, N skipped",
 // without a newline. Failed counts FAIL, TIMEOUT and ERROR; skipped counts
-// SKIP and NOTRUN.
+// SKIP, NOTRUN and BLOCKED.
 func Summary(c Counts) string {
 	return fmt.Sprintf("%d passed, %d failed, %d skipped",
-		c.Passed, c.Failed+c.TimedOut+c.Errored, c.Skipped+c.NotRun)
+		c.Passed, c.Failed+c.TimedOut+c.Errored, c.Skipped+c.NotRun+c.Blocked)
 }
 
 func (c *Console) paint(sgr, s string) string {

@@ -71,8 +71,18 @@ func referenceHost() HostRun {
 			Status:   protocol.StatusOptional,
 			Message:  "no host-context-changed within 5000ms of a theme toggle # MAY",
 			Duration: 5003 * ms},
+		{TestMeta: withRequires(meta("display/theme-variables", protocol.ClauseShould, stable, "apps.mdx#theming"), "display/theme-toggle"),
+			Status:    protocol.StatusBlocked,
+			Message:   "blocked: no theme change reached the View (judged by display/theme-toggle) [spec apps.mdx#theming: \"Host SHOULD ...\"]",
+			BlockedBy: []string{"display/theme-toggle"},
+			Duration:  2 * ms},
 	}
 	return h
+}
+
+func withRequires(m protocol.TestMeta, ids ...string) protocol.TestMeta {
+	m.Requires = ids
+	return m
 }
 
 // brokenHost stopped for an infrastructure reason: its unreached cases are
@@ -128,6 +138,10 @@ func baselinedHost() HostRun {
 		{TestMeta: meta("visibility/app-tool-hidden", protocol.ClauseMust, stable, "apps.mdx#visibility"),
 			Status: protocol.StatusSkip, Message: "unsupported: readModelToolList",
 			Duration: 1 * ms, Expect: expect("visibility/app-tool-hidden", "cannot read the tool list", 17)},
+		{TestMeta: withRequires(meta("display/theme-variables", protocol.ClauseShould, stable, "apps.mdx#theming"), "display/theme-toggle"),
+			Status: protocol.StatusBlocked, Message: "blocked: no theme change reached the View (judged by display/theme-toggle)",
+			BlockedBy: []string{"display/theme-toggle"}, Duration: 2 * ms,
+			Expect: expect("display/theme-variables", "fails with the theme toggle", 18)},
 	}
 	h.Absent = []Expectation{
 		{ID: "display/fullscreen", Reason: "not selected", Line: 19},

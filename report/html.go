@@ -120,11 +120,14 @@ type htmlLink struct {
 type htmlCell struct {
 	// Kind is what the cell shows: the status, or what a baseline made of
 	// it (XFAIL, STALE, FLAKY).
-	Kind         string         `json:"kind"`
-	Status       string         `json:"status"`
-	Outcome      string         `json:"outcome"`
-	Message      string         `json:"message"`
-	ReasonCode   string         `json:"reasonCode"`
+	Kind       string `json:"kind"`
+	Status     string `json:"status"`
+	Outcome    string `json:"outcome"`
+	Message    string `json:"message"`
+	ReasonCode string `json:"reasonCode"`
+	// BlockedBy names the checks that blocked a BLOCKED cell; the page
+	// links each to its row.
+	BlockedBy    []string       `json:"blockedBy,omitempty"`
 	DurationMs   float64        `json:"durationMs"`
 	Attempts     int            `json:"attempts"`
 	Retried      bool           `json:"retried"`
@@ -281,6 +284,9 @@ func htmlModel(r Run, opt HTMLOptions) (htmlData, []htmlImage) {
 				DurationMs: jsonMs(c.Duration), Attempts: c.Attempts, Retried: c.Flaky, Evidence: []htmlEvidence{},
 			}
 			cell.Message, _, _ = splitCite(reason(h, c))
+			for _, b := range c.BlockedBy {
+				cell.BlockedBy = append(cell.BlockedBy, sanitize(b))
+			}
 			cell.Message = truncate(cell.Message, htmlMaxMessage)
 			if c.Expect != nil {
 				cell.Expectations = "expected to fail"

@@ -505,3 +505,23 @@ func TestHTMLCoverageInBrowser(t *testing.T) {
 		t.Errorf("the unjudged requirement's reason reads %q", got)
 	}
 }
+
+// A BLOCKED cell links to the row of the check that blocked it, and the
+// legend names the kind.
+func TestHTMLBlockedCellLinksToItsBlocker(t *testing.T) {
+	p := openHTML(t, writeHTMLFile(t, t.TempDir(), oneHostRun(), HTMLOptions{}))
+	link := p.page.Locator(`tr[data-id="display/theme-variables"] a.blocker`)
+	href, err := link.GetAttribute("href")
+	if err != nil || href != "#check-display/theme-toggle" {
+		t.Fatalf("blocker link href %q (%v), want #check-display/theme-toggle", href, err)
+	}
+	if txt, _ := link.InnerText(); txt != "blocked by display/theme-toggle" {
+		t.Errorf("blocker link reads %q", txt)
+	}
+	if v := p.eval(t, `() => { const r = document.getElementById("check-display/theme-toggle"); return r ? r.dataset.id : "" }`); v != "display/theme-toggle" {
+		t.Errorf("the link's target row: %v, want the display/theme-toggle row", v)
+	}
+	if legend, _ := p.page.Locator("#legend").InnerText(); !strings.Contains(legend, "⊘ blocked") {
+		t.Errorf("legend %q lacks ⊘ blocked", legend)
+	}
+}

@@ -88,8 +88,10 @@ type jsonCase struct {
 	Vantage      protocol.Vantage `json:"vantage"`
 	Needs        []protocol.Kind  `json:"needs"`
 	Gesture      bool             `json:"gesture"`
+	Requires     []string         `json:"requires,omitempty"`
 	Status       protocol.Status  `json:"status"`
 	Message      string           `json:"message"`
+	BlockedBy    []string         `json:"blockedBy,omitempty"`
 	DurationMs   float64          `json:"durationMs"`
 	Evidence     []string         `json:"evidence"`
 	Attempts     int              `json:"attempts,omitempty"`
@@ -141,8 +143,8 @@ func WriteJSON(w io.Writer, r Run) error {
 		for _, c := range h.Cases {
 			jc := jsonCase{
 				ID: c.ID, Name: c.Name, Clause: c.Clause, Edition: c.Edition, SpecRef: c.SpecRef, Requirements: c.Requirements,
-				Manual: c.Manual, Vantage: c.Vantage, Needs: c.Needs, Gesture: c.Gesture,
-				Status: c.Status, Message: c.Message, DurationMs: jsonMs(c.Duration),
+				Manual: c.Manual, Vantage: c.Vantage, Needs: c.Needs, Gesture: c.Gesture, Requires: c.Requires,
+				Status: c.Status, Message: c.Message, BlockedBy: c.BlockedBy, DurationMs: jsonMs(c.Duration),
 				Evidence: c.Evidence, Attempts: c.Attempts, Flaky: c.Flaky, ReasonCode: c.ReasonCode(), Outcome: c.Outcome(),
 				Expected: toJSONExpectation(c.Expect),
 			}
@@ -230,9 +232,9 @@ func ReadJSON(rd io.Reader) (Run, error) {
 			h.Cases = append(h.Cases, Case{
 				TestMeta: protocol.TestMeta{
 					ID: jc.ID, Name: jc.Name, Clause: jc.Clause, Edition: jc.Edition, SpecRef: jc.SpecRef, Requirements: jc.Requirements,
-					Manual: jc.Manual, Vantage: jc.Vantage, Needs: jc.Needs, Gesture: jc.Gesture,
+					Manual: jc.Manual, Vantage: jc.Vantage, Needs: jc.Needs, Gesture: jc.Gesture, Requires: jc.Requires,
 				},
-				Status: jc.Status, Message: jc.Message, Duration: fromMs(jc.DurationMs),
+				Status: jc.Status, Message: jc.Message, BlockedBy: jc.BlockedBy, Duration: fromMs(jc.DurationMs),
 				Evidence: jc.Evidence, Attempts: jc.Attempts, Flaky: jc.Flaky, Expect: fromJSONExpectation(jc.Expected),
 			})
 			// Empty lists read back as nil, as the runner leaves them.

@@ -13,10 +13,10 @@ import (
 //
 //   - judged: PASS or FAIL. The host was observed doing, or not doing, what
 //     the requirement says.
-//   - not judged: SKIP, NOTRUN and OPTIONAL. The check did not get to the
-//     requirement (a capability missing, a precondition unmet, not
-//     reached), or found a MAY feature absent, which is no verdict on
-//     conformance.
+//   - not judged: SKIP, NOTRUN, OPTIONAL and BLOCKED. The check did not
+//     get to the requirement (a capability missing, a precondition unmet,
+//     not reached, or blocked by the failure another check judges), or
+//     found a MAY feature absent, which is no verdict on conformance.
 //   - no verdict: TIMEOUT and ERROR (and a status this version does not
 //     know). The check ran but ended without a verdict either way; these
 //     are neither judged passes nor skips and are shown on their own.
@@ -33,6 +33,7 @@ type Judged struct {
 	Skip      int `json:"skip"`
 	NotRun    int `json:"notRun"`
 	Optional  int `json:"optional"`
+	Blocked   int `json:"blocked"`
 
 	NoVerdict int `json:"noVerdict"`
 	Timeout   int `json:"timeout"`
@@ -67,6 +68,9 @@ func (j *Judged) add(s protocol.Status) {
 	case protocol.StatusOptional:
 		j.Optional++
 		j.NotJudged++
+	case protocol.StatusBlocked:
+		j.Blocked++
+		j.NotJudged++
 	case protocol.StatusTimeout:
 		j.Timeout++
 		j.NoVerdict++
@@ -84,7 +88,7 @@ func (r Run) Judged() Judged { return JudgedOf(r.cases()) }
 
 // String is the line every format shows, e.g.
 //
-//	judged 49 of 66 (PASS 47, FAIL 2); 17 not judged: SKIP 15, OPTIONAL 2
+//	judged 49 of 66 (PASS 47, FAIL 2); 17 not judged: SKIP 12, BLOCKED 3, OPTIONAL 2
 //
 // followed, when any check ended without a verdict, by
 // "; 1 without a verdict: TIMEOUT 1". Only non-zero parts of the two
@@ -93,7 +97,7 @@ func (j Judged) String() string {
 	s := fmt.Sprintf("judged %d of %d (PASS %d, FAIL %d)", j.Judged, j.Selected, j.Pass, j.Fail)
 	if j.NotJudged > 0 {
 		s += fmt.Sprintf("; %d not judged: %s", j.NotJudged,
-			nonZero([]string{"SKIP", "NOTRUN", "OPTIONAL"}, []int{j.Skip, j.NotRun, j.Optional}))
+			nonZero([]string{"SKIP", "BLOCKED", "NOTRUN", "OPTIONAL"}, []int{j.Skip, j.Blocked, j.NotRun, j.Optional}))
 	}
 	if j.NoVerdict > 0 {
 		s += fmt.Sprintf("; %d without a verdict: %s", j.NoVerdict,

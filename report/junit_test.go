@@ -232,13 +232,16 @@ func TestJUnitStatusMapping(t *testing.T) {
 		want := map[string][2]string{
 			"PASS": {"", ""}, "FAIL": {"failure", "FAIL"}, "TIMEOUT": {"failure", "TIMEOUT"},
 			"ERROR": {"error", "ERROR"}, "SKIP": {"skipped", c.ReasonCode()}, "NOTRUN": {"skipped", "not-run"},
-			"OPTIONAL": {"skipped", "optional"},
+			"OPTIONAL": {"skipped", "optional"}, "BLOCKED": {"skipped", "blocked:display/theme-toggle"},
 		}[string(c.Status)]
 		if kind != want[0] || typ != want[1] {
 			t.Errorf("%s (%s): got <%s type=%q>, want <%s type=%q>", c.ID, c.Status, kind, typ, want[0], want[1])
 		}
 		if string(c.Status) == "NOTRUN" && !strings.HasPrefix(msg, "not run: ") {
 			t.Errorf("%s: NOTRUN message %q", c.ID, msg)
+		}
+		if string(c.Status) == "BLOCKED" && msg != "blocked by display/theme-toggle: no theme change reached the View [spec apps.mdx#theming: \"Host SHOULD ...\"]" {
+			t.Errorf("%s: BLOCKED message %q, want it to name the blocking check first", c.ID, msg)
 		}
 		if string(c.Status) == "OPTIONAL" && !strings.HasPrefix(msg, "optional, not implemented: ") {
 			t.Errorf("%s: OPTIONAL message %q", c.ID, msg)

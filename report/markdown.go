@@ -191,7 +191,7 @@ func mdStatus(c Case) string {
 	case OutcomeStale:
 		s += " (stale baseline entry)"
 	case OutcomeSkipped:
-		if code := c.ReasonCode(); strings.HasPrefix(code, "unsupported:") {
+		if code := c.ReasonCode(); strings.HasPrefix(code, "unsupported:") || strings.HasPrefix(code, "blocked:") {
 			s += " `" + mdCode(code) + "`"
 		}
 	}

@@ -31,7 +31,8 @@ func TestMarkdownFailuresFirst(t *testing.T) {
 		"| ❌ | `resources/csp-default` | MUST | 2026-01-26 apps.mdx\\#csp | FAIL | img-src allowed https://evil.test",
 		"FAIL (expected, baseline)", "TIMEOUT (allowed flaky, baseline)", "PASS (stale baseline entry)",
 		"SKIP `unsupported:readModelToolList`",
-		"2 passed, 2 failed, 1 skipped, 2 expected failures, 1 flaky allowed, 1 stale (1 for unsupported capabilities)",
+		"2 passed, 2 failed, 2 skipped, 2 expected failures, 1 flaky allowed, 1 stale (1 for unsupported capabilities)",
+		"BLOCKED `blocked:display/theme-toggle` | blocked by display/theme-toggle: no theme change reached the View",
 		"Baseline entries that matched no check (tolerated): `display/fullscreen`, `removed/check`",
 	} {
 		if !strings.Contains(out, want) {

@@ -64,9 +64,12 @@ type HostRun struct {
 // Case is one test's outcome together with its metadata.
 type Case struct {
 	protocol.TestMeta
-	Status   protocol.Status
-	Message  string
-	Duration time.Duration
+	Status  protocol.Status
+	Message string
+	// BlockedBy names the checks judging the behaviour a BLOCKED check
+	// found missing (status BLOCKED only).
+	BlockedBy []string
+	Duration  time.Duration
 	// StartedAt is when the check started, as the runner saw it (zero when
 	// unknown, as in results read back from JSON without a video).
 	StartedAt time.Time
@@ -124,11 +127,13 @@ type Counts struct {
 	Passed, Failed, TimedOut, Skipped, NotRun, Errored int
 	// Optional counts OPTIONAL: a MAY check found the feature absent.
 	Optional int
+	// Blocked counts BLOCKED: a check blocked by another check's failure.
+	Blocked int
 }
 
 // Total is the number of cases counted.
 func (c Counts) Total() int {
-	return c.Passed + c.Failed + c.TimedOut + c.Skipped + c.NotRun + c.Errored + c.Optional
+	return c.Passed + c.Failed + c.TimedOut + c.Skipped + c.NotRun + c.Errored + c.Optional + c.Blocked
 }
 
 // Add counts one status.
@@ -148,6 +153,8 @@ func (c *Counts) Add(s protocol.Status) {
 		c.Errored++
 	case protocol.StatusOptional:
 		c.Optional++
+	case protocol.StatusBlocked:
+		c.Blocked++
 	}
 }
 

@@ -28,8 +28,9 @@ const (
 	// failure; the entry should be removed. It fails the run unless stale
 	// entries are allowed.
 	OutcomeStale Outcome = "stale"
-	// OutcomeSkipped: SKIP or NOTRUN; the check was not judged. A baseline
-	// entry for it is tolerated. Never counted as a pass.
+	// OutcomeSkipped: SKIP, NOTRUN or BLOCKED; the check was not judged. A
+	// baseline entry for it is tolerated (neither met nor stale: the check
+	// did not get to what the entry is about). Never counted as a pass.
 	OutcomeSkipped Outcome = "skipped"
 	// OutcomeOptional: a MAY check observed the optional feature absent
 	// (status OPTIONAL, "optional, not implemented"). Never a failure,
@@ -49,12 +50,12 @@ var Outcomes = []Outcome{OutcomeFail, OutcomeStale, OutcomeExpectedFail, Outcome
 //	status            no entry  entry (no allow)  entry, status allowed  entry, not allowed
 //	PASS              pass      stale             pass                   stale
 //	FAIL/TIMEOUT/...  fail      expected-fail     flaky-allowed          fail
-//	SKIP/NOTRUN       skipped   skipped           skipped                skipped
+//	SKIP/NOTRUN/BLOCKED skipped skipped           skipped                skipped
 //	OPTIONAL          optional  optional          optional               optional
 //
 // An unknown status counts as a failure, as everywhere in this package.
 func (c Case) Outcome() Outcome {
-	if c.Status == protocol.StatusSkip || c.Status == protocol.StatusNotRun {
+	if c.Status == protocol.StatusSkip || c.Status == protocol.StatusNotRun || c.Status == protocol.StatusBlocked {
 		return OutcomeSkipped
 	}
 	if c.Status == protocol.StatusOptional {
@@ -84,9 +85,15 @@ func (c Case) Outcome() Outcome {
 // ReasonCode is a stable, machine-readable code for why a case was not
 // judged: "unsupported:<capability>" when the host lacks a capability the
 // check needs (the suite's "unsupported: <kind>" message), "skipped" for any
-// other SKIP and "not-run" for NOTRUN. It is empty for every other status.
+// other SKIP, "not-run" for NOTRUN and "blocked:<check id>" for BLOCKED (the
+// first blocker). It is empty for every other status.
 func (c Case) ReasonCode() string {
 	switch c.Status {
+	case protocol.StatusBlocked:
+		if len(c.BlockedBy) > 0 {
+			return "blocked:" + oneLine(sanitize(c.BlockedBy[0]))
+		}
+		return "blocked"
 	case protocol.StatusNotRun:
 		return "not-run"
 	case protocol.StatusSkip:
@@ -113,10 +120,12 @@ type Tally struct {
 	ExpectedFail int `json:"expectedFail"`
 	Flaky        int `json:"flakyAllowed"`
 	Stale        int `json:"stale"`
-	// Skipped counts SKIP and NOTRUN; Unsupported is the part of it skipped
-	// because the host lacks a capability.
+	// Skipped counts SKIP, NOTRUN and BLOCKED; Unsupported is the part of
+	// it skipped because the host lacks a capability, Blocked the part
+	// blocked by another check's failure.
 	Skipped     int `json:"skipped"`
 	Unsupported int `json:"unsupported"`
+	Blocked     int `json:"blocked"`
 	// Optional counts MAY checks that found the feature not implemented.
 	Optional int `json:"optional"`
 }
@@ -140,6 +149,9 @@ func (t *Tally) Add(c Case) {
 		t.Skipped++
 		if strings.HasPrefix(c.ReasonCode(), "unsupported:") {
 			t.Unsupported++
+		}
+		if c.Status == protocol.StatusBlocked {
+			t.Blocked++
 		}
 	}
 }

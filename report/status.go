@@ -15,6 +15,9 @@ import (
 // since that is why the case was not reached.
 func reason(h HostRun, c Case) string {
 	msg := strings.TrimSpace(sanitize(c.Message))
+	if c.Status == protocol.StatusBlocked {
+		return blocked(c, msg)
+	}
 	if msg != "" {
 		return msg
 	}
@@ -51,7 +54,7 @@ func notRun(reason string) string {
 // count as failures: a report must not turn a garbled result into a pass.
 func isFailure(s protocol.Status) bool {
 	switch s {
-	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusNotRun, protocol.StatusOptional:
+	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusNotRun, protocol.StatusOptional, protocol.StatusBlocked:
 		return false
 	}
 	return true
@@ -69,6 +72,25 @@ func optional(reason string) string {
 		return reason
 	}
 	return p + ": " + reason
+}
+
+// blocked words a BLOCKED reason so that every format, even one that shows
+// it as a plain skip, names the blocking check first: "blocked by <ids>:
+// <what was missing>". The suite's own "blocked: " prefix and "(judged by
+// <id>)" are dropped as repeating it.
+func blocked(c Case, reason string) string {
+	by := oneLine(sanitize(strings.Join(c.BlockedBy, ", ")))
+	if by == "" {
+		by = "another check"
+	}
+	rest := strings.TrimSpace(strings.TrimPrefix(reason, "blocked:"))
+	for _, b := range c.BlockedBy {
+		rest = strings.Replace(rest, " (judged by "+b+")", "", 1)
+	}
+	if rest == "" {
+		return "blocked by " + by
+	}
+	return "blocked by " + by + ": " + rest
 }
 
 // hostDuration is the host's wall time, or the sum of its cases when the

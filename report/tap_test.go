@@ -28,8 +28,11 @@ func TestTAPCounts(t *testing.T) {
 	if n := strings.Count(out, "\nnot ok "); n != c.Failed+c.TimedOut+c.Errored {
 		t.Errorf("%d not ok points, want %d", n, c.Failed+c.TimedOut+c.Errored)
 	}
-	if n := strings.Count(out, " # SKIP"); n != c.Skipped+c.NotRun {
-		t.Errorf("%d SKIP directives, want %d", n, c.Skipped+c.NotRun)
+	if n := strings.Count(out, " # SKIP"); n != c.Skipped+c.NotRun+c.Blocked {
+		t.Errorf("%d SKIP directives, want %d", n, c.Skipped+c.NotRun+c.Blocked)
+	}
+	if !strings.Contains(out, " - display/theme-variables # SKIP blocked by display/theme-toggle: no theme change") {
+		t.Error("BLOCKED is not a SKIP naming its blocker first")
 	}
 	if !strings.Contains(out, " # SKIP not run: depends on") {
 		t.Error("NOTRUN is not a SKIP with a not run: reason")

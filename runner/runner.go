@@ -472,6 +472,9 @@ func (d *driver) record(r protocol.TestResult, retry bool) {
 	if !validStatus(r.Status) {
 		r.Status, r.Message = protocol.StatusError, fmt.Sprintf("harness: the suite reported an unknown status %q", r.Status)
 	}
+	if r.Status == protocol.StatusBlocked && len(r.BlockedBy) == 0 {
+		r.Status, r.Message = protocol.StatusError, "harness: the suite reported BLOCKED naming no blocking check: "+r.Message
+	}
 	if prev := d.attempts[r.ID]; len(prev) > 0 && r.Status == protocol.StatusPass {
 		r.Message = fmt.Sprintf("flaky: passed on attempt %d after %s", len(prev)+1, strings.Join(prev, "; "))
 	}
@@ -490,7 +493,7 @@ func (d *driver) record(r protocol.TestResult, retry bool) {
 }
 
 func (d *driver) caseOf(m protocol.TestMeta, r protocol.TestResult) report.Case {
-	c := report.Case{TestMeta: m, Status: r.Status, Message: specreg.Recite(r.Message, d.judgements[m.ID]),
+	c := report.Case{TestMeta: m, Status: r.Status, Message: specreg.Recite(r.Message, d.judgements[m.ID]), BlockedBy: r.BlockedBy,
 		Duration: time.Duration(r.DurationMs * float64(time.Millisecond)), StartedAt: d.started[m.ID], Evidence: d.evidence[m.ID]}
 	if n := len(d.attempts[m.ID]); n > 0 {
 		c.Attempts = n + 1
@@ -531,8 +534,49 @@ func (d *driver) finish(infra string) report.HostRun {
 		}
 		hr.Cases = append(hr.Cases, c)
 	}
+	unblockPassed(hr.Cases)
 	hr.Infra = infra
 	return *hr
+}
+
+// ownFailure rewords a BLOCKED message ("blocked: <missing> (judged by
+// <id>) [spec …]") as the check's own failure.
+func ownFailure(c report.Case) string {
+	by := strings.Join(c.BlockedBy, ", ")
+	msg := strings.TrimPrefix(c.Message, "blocked: ")
+	own := " (not a cascade: " + by + ", which judges that behaviour, passed in this run)"
+	for _, b := range c.BlockedBy {
+		if j := " (judged by " + b + ")"; strings.Contains(msg, j) {
+			return strings.Replace(msg, j, own, 1)
+		}
+	}
+	return msg + own
+}
+
+// unblockPassed turns red a BLOCKED check whose every blocker passed in
+// this run: the behaviour it found missing was seen present where it is
+// judged, so its absence here is this check's own finding, not a cascade,
+// and must not hide as "not judged". A blocker not selected, or itself not
+// judged, leaves the check BLOCKED.
+func unblockPassed(cases []report.Case) {
+	status := map[string]protocol.Status{}
+	for _, c := range cases {
+		status[c.ID] = c.Status
+	}
+	for i, c := range cases {
+		if c.Status != protocol.StatusBlocked || len(c.BlockedBy) == 0 {
+			continue
+		}
+		passed := true
+		for _, b := range c.BlockedBy {
+			passed = passed && status[b] == protocol.StatusPass
+		}
+		if passed {
+			cases[i].Status = protocol.StatusFail
+			cases[i].Message = ownFailure(c)
+			cases[i].BlockedBy = nil
+		}
+	}
 }
 
 // describe names the running test and pending request for error messages.

@@ -31,7 +31,8 @@ type fakeSuite struct {
 	stallAt  string // test id at which the suite stops moving
 	resolved []int
 	polls    int // calls of Poll
-	// verdicts are the results of tests that end as written here.
+	// verdicts are results reported as scripted, for tests with no
+	// requests (status and blockers of their own).
 	verdicts map[string]protocol.TestResult
 }
 
@@ -620,5 +621,44 @@ func TestDriveJudgesAgainstTheEdition(t *testing.T) {
 		if kept := len(gated.Hosts[0].Cases) == 1; kept != (c.clause == protocol.ClauseMust) {
 			t.Errorf("judged against %q (%s): the MUST-only gate kept the failure: %v", c.judge, c.clause, kept)
 		}
+	}
+}
+
+// A BLOCKED check is no failure to retry; one whose blockers all passed in
+// the same run is red (the missing behaviour is its own); one naming no
+// blocker is a harness fault.
+func TestBlockedChecks(t *testing.T) {
+	f := newFake(nil, "a/base", "a/dep", "a/ok", "a/dep-of-ok", "a/nameless")
+	blocked := func(by ...string) protocol.TestResult {
+		msg := "blocked: no x [spec y]"
+		if len(by) == 1 {
+			msg = "blocked: no x (judged by " + by[0] + ") [spec y]"
+		}
+		return protocol.TestResult{Status: protocol.StatusBlocked, Message: msg, BlockedBy: by}
+	}
+	f.verdicts = map[string]protocol.TestResult{
+		"a/base":      {Status: protocol.StatusFail, Message: "no tool-input"},
+		"a/dep":       blocked("a/base"),
+		"a/ok":        {Status: protocol.StatusPass},
+		"a/dep-of-ok": blocked("a/ok"),
+		"a/nameless":  blocked(),
+	}
+	hr, err := drive(t, f, &flakyHost{}, Options{Retries: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The retry reruns the red checks (a/nameless is an ERROR), never a
+	// BLOCKED one.
+	if fmt.Sprint(f.started) != "[a/base a/nameless]" {
+		t.Errorf("the retry started %v, want only the red checks (never a BLOCKED one)", f.started)
+	}
+	if c := caseByID(hr, "a/dep"); c.Status != protocol.StatusBlocked || fmt.Sprint(c.BlockedBy) != "[a/base]" {
+		t.Errorf("a/dep: expected BLOCKED by [a/base], observed %s %v (%s)", c.Status, c.BlockedBy, c.Message)
+	}
+	if c := caseByID(hr, "a/dep-of-ok"); c.Status != protocol.StatusFail || c.Message != "no x (not a cascade: a/ok, which judges that behaviour, passed in this run) [spec y]" || c.BlockedBy != nil {
+		t.Errorf("a/dep-of-ok, blocked by a check that passed: expected FAIL saying so, observed %s %v (%s)", c.Status, c.BlockedBy, c.Message)
+	}
+	if c := caseByID(hr, "a/nameless"); c.Status != protocol.StatusError || !strings.Contains(c.Message, "naming no blocking check") {
+		t.Errorf("a/nameless, BLOCKED by nothing: expected ERROR, observed %s (%s)", c.Status, c.Message)
 	}
 }

@@ -4,7 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/mcpconform/mcpconform/protocol"
 )
 
 // RunAndReport is `mcpconform selftest`: Run over tab with o, then, with
@@ -34,15 +39,23 @@ func RunAndReport(ctx context.Context, tab Table, o Options, specificity bool, w
 }
 
 // PrintDefectRun prints one defect run as it finishes: ok or BAD, how many
-// checks went red, then the run's error and problems.
+// checks went red (and how many ended BLOCKED), then the run's error and
+// problems.
 func PrintDefectRun(w io.Writer, r DefectRun) {
-	reds := 0
+	reds, blocked := 0, 0
 	for _, cs := range r.Cases {
 		if isRed(cs.Status) {
 			reds++
 		}
+		if cs.Status == protocol.StatusBlocked {
+			blocked++
+		}
 	}
-	fmt.Fprintf(w, "%s %-36s %d check(s) red\n", mark(r.Problems, r.Err), r.Defect, reds)
+	more := ""
+	if blocked > 0 {
+		more = fmt.Sprintf(", %d blocked", blocked)
+	}
+	fmt.Fprintf(w, "%s %-36s %d check(s) red%s\n", mark(r.Problems, r.Err), r.Defect, reds, more)
 	printTrouble(w, r.Problems, r.Err)
 }
 
@@ -86,6 +99,13 @@ func (s Summary) Report(w io.Writer, scope Scope, took time.Duration) {
 	}
 	fmt.Fprintf(w, "mutation score: %d/%d checks proven (%.0f%%), %d false failures, %d defects, scope %s, %s\n",
 		len(s.Proven), s.Checks, 100*s.Score(), len(s.FalseFail), len(s.Runs), scope, took.Round(time.Second))
+	extra := 0
+	for _, d := range slices.Sorted(maps.Keys(s.Extra)) {
+		extra += len(s.Extra[d])
+		fmt.Fprintf(w, "imprecise: %s also turned red %s\n", d, strings.Join(s.Extra[d], ", "))
+	}
+	fmt.Fprintf(w, "precision: %d/%d defects turn red only the checks they are meant to break (%.0f%%), %d other red checks\n",
+		len(s.Runs)-len(s.Extra), len(s.Runs), 100*s.Precision(), extra)
 }
 
 // Report prints the specificity's false failures and its score line; took

@@ -41,11 +41,14 @@ func TestPrintVariationRun(t *testing.T) {
 
 func TestSummaryAndSpecificityReport(t *testing.T) {
 	s := selftest.Summary{Checks: 4, Proven: []string{"a", "b"}, Unproven: []string{"c"}, Missing: []string{"d"},
-		Baseline: []string{"e failed"}, FalseFail: []string{"f under g: FAIL m"}, Runs: make([]selftest.DefectRun, 3)}
+		Baseline: []string{"e failed"}, FalseFail: []string{"f under g: FAIL m"}, Runs: make([]selftest.DefectRun, 3),
+		Extra: map[string][]string{"g": {"f", "h"}}}
 	var b strings.Builder
 	s.Report(&b, selftest.ScopeArea, 2400*time.Millisecond)
 	want := "defect-free host: e failed\nnot in the table: d\nunproven: c\nfalse failure: f under g: FAIL m\n" +
-		"mutation score: 2/4 checks proven (50%), 1 false failures, 3 defects, scope area, 2s\n"
+		"mutation score: 2/4 checks proven (50%), 1 false failures, 3 defects, scope area, 2s\n" +
+		"imprecise: g also turned red f, h\n" +
+		"precision: 2/3 defects turn red only the checks they are meant to break (67%), 2 other red checks\n"
 	if got := b.String(); got != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", got, want)
 	}
@@ -61,7 +64,7 @@ func TestSummaryAndSpecificityReport(t *testing.T) {
 // specificity a line per variation and its score; a problem in either pass
 // makes it not ok.
 func TestRunAndReport(t *testing.T) {
-	tab := selftest.Table{Red: map[string][]string{"a/one": {"ping-unanswered"}}}
+	tab := selftest.Table{Defects: map[string]selftest.Expect{"ping-unanswered": {Red: []string{"a/one"}}}}
 	fake := func(_ context.Context, h hosts.Host, _ runner.Options) (report.HostRun, error) {
 		st := protocol.StatusPass
 		if h.(*reference.Host).Defects()["ping-unanswered"] {
@@ -72,7 +75,8 @@ func TestRunAndReport(t *testing.T) {
 	var b strings.Builder
 	ok, err := selftest.RunAndReport(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeFull}, false, &b)
 	out := b.String()
-	if err != nil || !ok || !strings.Contains(out, "ok   ping-unanswered") || !strings.Contains(out, "mutation score: 1/1 checks proven (100%), 0 false failures") || strings.Contains(out, "specificity:") {
+	if err != nil || !ok || !strings.Contains(out, "ok   ping-unanswered") || !strings.Contains(out, "mutation score: 1/1 checks proven (100%), 0 false failures") ||
+		!strings.Contains(out, "\nprecision: ") || strings.Contains(out, "specificity:") {
 		t.Fatalf("ok %v, err %v:\n%s", ok, err, out)
 	}
 	// The specificity pass counts against the whole catalogue, which this

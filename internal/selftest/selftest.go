@@ -1,9 +1,13 @@
 // Package selftest proves the suite's checks: it runs the whole suite
 // against the reference host once without defects (everything must pass)
-// and once per switchable defect, and compares which checks went red with
-// table.json (check id → the defects that must turn it red). A check with no
-// defect is unproven; a check that goes red under a defect the table does not
-// name for it is a false failure.
+// and once per switchable defect, and compares what each check ended with
+// table.json (per defect: the checks it is meant to turn red, the
+// dependents that may end BLOCKED and by which check, known cascades, and
+// allowed skips). A check no defect is meant to break is unproven; a check
+// that goes red under a defect the table does not name for it is a false
+// failure; a dependent that ends red or blocked by the wrong check is a
+// problem. Precision counts, per defect, the checks that went red beyond
+// the ones it is meant to break (target 0: one root cause, one red).
 package selftest
 
 import (
@@ -28,14 +32,43 @@ var tableJSON []byte
 
 // Table is table.json.
 type Table struct {
-	// Red: for each check, every defect that must turn it FAIL or TIMEOUT.
-	Red map[string][]string `json:"red"`
-	// Skip: for each defect, checks that may SKIP under it because the
-	// evidence they need is gone.
-	Skip map[string][]string `json:"skip"`
+	// Defects: for each reference-host defect, what it does to the suite.
+	Defects map[string]Expect `json:"defects"`
 	// Info lists observation-only checks (clause INFO): they cannot fail and
 	// are not counted as proven.
 	Info []string `json:"info"`
+}
+
+// Expect is what one defect must do to the suite.
+type Expect struct {
+	// Red: the checks the defect is meant to break (FAIL or TIMEOUT, or
+	// OPTIONAL for a MAY check).
+	Red []string `json:"red"`
+	// Blocked: dependents that may end BLOCKED, each by the named check
+	// (the behaviour it judges is what the defect breaks); PASS, or SKIP
+	// where Skip allows, is fine too.
+	Blocked map[string]string `json:"blocked,omitempty"`
+	// Cascade: checks the defect still turns red beyond its own although
+	// their verdict rests on the broken behaviour (judged by the named
+	// check) and no precondition blocks them yet. Tolerated, and counted
+	// against precision.
+	Cascade map[string]string `json:"cascade,omitempty"`
+	// Skip: checks that may SKIP because the evidence they need is gone.
+	Skip []string `json:"skip,omitempty"`
+}
+
+// RedChecks maps each check to the defects meant to turn it red.
+func (t Table) RedChecks() map[string][]string {
+	out := map[string][]string{}
+	for d, e := range t.Defects {
+		for _, c := range e.Red {
+			out[c] = append(out[c], d)
+		}
+	}
+	for _, ds := range out {
+		sort.Strings(ds)
+	}
+	return out
 }
 
 // Load parses the embedded table.
@@ -65,7 +98,20 @@ type Summary struct {
 	Baseline  []string // problems of the defect-free run
 	Runs      []DefectRun
 	FalseFail []string // "check under defect: status message"
-	Missing   []string // catalogue checks absent from the table
+	Missing   []string // catalogue checks no defect is meant to break
+	// Extra: for each defect that turned red more than the checks it is
+	// meant to break, those other checks (declared cascades and false
+	// failures alike). Precision is the share of defects with none.
+	Extra map[string][]string
+}
+
+// Precision is the share of defect runs that turned red only the checks
+// their defect is meant to break.
+func (s Summary) Precision() float64 {
+	if len(s.Runs) == 0 {
+		return 0
+	}
+	return float64(len(s.Runs)-len(s.Extra)) / float64(len(s.Runs))
 }
 
 // Score is proven / checks.
@@ -146,20 +192,17 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 	default:
 		return Summary{}, fmt.Errorf("selftest scope %q: want %q or %q", o.Scope, ScopeFull, ScopeArea)
 	}
-	var s Summary
+	s := Summary{Extra: map[string][]string{}}
 	known := map[string]bool{}
 	for _, d := range reference.Defects {
 		known[d.Name] = true
 	}
-	expectRed := map[string][]string{}
-	for check, defects := range tab.Red {
-		for _, d := range defects {
-			if !known[d] {
-				return s, fmt.Errorf("selftest table names unknown defect %q for %s", d, check)
-			}
-			expectRed[d] = append(expectRed[d], check)
+	for d := range tab.Defects {
+		if !known[d] {
+			return s, fmt.Errorf("selftest table names unknown defect %q", d)
 		}
 	}
+	redChecks := tab.RedChecks()
 
 	base, err := o.Run(ctx, reference.New(), runner.Options{Env: o.Env})
 	if err != nil {
@@ -174,7 +217,7 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 			continue
 		}
 		s.Checks++
-		if _, ok := tab.Red[c.ID]; !ok {
+		if _, ok := redChecks[c.ID]; !ok {
 			s.Missing = append(s.Missing, c.ID)
 		}
 		if c.Status != protocol.StatusPass {
@@ -194,40 +237,35 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 		set, _ := reference.ParseDefects([]string{d})
 		ro := runner.Options{Env: o.Env}
 		if o.Scope == ScopeArea {
-			ro.Selection.Globs = areaGlobs(expectRed[d])
+			ro.Selection.Globs = areaGlobs(tab.Defects[d].touched())
 		}
 		hr, err := o.Run(ctx, reference.NewWithDefects(set), ro)
 		r.Cases, r.Err = hr.Cases, err
-		for _, c := range hr.Cases {
-			want := slices.Contains(expectRed[d], c.ID)
-			switch {
-			case want && !isRed(c.Status):
-				r.Problems = append(r.Problems, fmt.Sprintf("%s: %s, want FAIL or TIMEOUT (%s)", c.ID, c.Status, c.Message))
-			case !want && isRed(c.Status):
-				r.Problems = append(r.Problems, fmt.Sprintf("%s went red without being expected to (false failure): %s %s", c.ID, c.Status, c.Message))
-			case !want && c.Status == protocol.StatusSkip && !slices.Contains(tab.Skip[d], c.ID):
-				r.Problems = append(r.Problems, fmt.Sprintf("%s skipped: %s", c.ID, c.Message))
-			case !want && c.Status != protocol.StatusPass && c.Status != protocol.StatusSkip:
-				r.Problems = append(r.Problems, fmt.Sprintf("%s: %s %s", c.ID, c.Status, c.Message))
-			}
-		}
+		r.Problems = Problems(tab.Defects[d], hr.Cases)
 		return r
 	}, o.Progress)
 	s.Runs = runs
 
-	// A check is proven when it went red under every defect the table
-	// names for it (and never elsewhere: that shows up as a false failure).
+	// A check is proven when it went red under every defect meant to break
+	// it. Any other red is counted against its defect's precision, and is
+	// a false failure unless the table declares it a cascade.
 	redUnder := map[string]map[string]bool{}
 	for _, r := range runs {
+		e := tab.Defects[r.Defect]
 		for _, c := range r.Cases {
-			if isRed(c.Status) {
-				if redUnder[c.ID] == nil {
-					redUnder[c.ID] = map[string]bool{}
-				}
-				redUnder[c.ID][r.Defect] = true
-				if !slices.Contains(tab.Red[c.ID], r.Defect) {
-					s.FalseFail = append(s.FalseFail, fmt.Sprintf("%s under %s: %s %s", c.ID, r.Defect, c.Status, c.Message))
-				}
+			if !isRed(c.Status) {
+				continue
+			}
+			if redUnder[c.ID] == nil {
+				redUnder[c.ID] = map[string]bool{}
+			}
+			redUnder[c.ID][r.Defect] = true
+			if slices.Contains(e.Red, c.ID) {
+				continue
+			}
+			s.Extra[r.Defect] = append(s.Extra[r.Defect], c.ID)
+			if _, declared := e.Cascade[c.ID]; !declared {
+				s.FalseFail = append(s.FalseFail, fmt.Sprintf("%s under %s: %s %s", c.ID, r.Defect, c.Status, c.Message))
 			}
 		}
 	}
@@ -235,7 +273,7 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 		if c.Clause == protocol.ClauseInfo || info[c.ID] {
 			continue
 		}
-		defects := tab.Red[c.ID]
+		defects := redChecks[c.ID]
 		proven := len(defects) > 0
 		for _, d := range defects {
 			if !redUnder[c.ID][d] {
@@ -275,5 +313,51 @@ func runAll[R any](n, parallel int, job func(i int) R, progress func(R)) []R {
 		}()
 	}
 	wg.Wait()
+	return out
+}
+
+// touched is every check the entry names: the areas a ScopeArea run needs.
+func (e Expect) touched() []string {
+	out := slices.Clone(e.Red)
+	for c, b := range e.Blocked {
+		out = append(out, c, b)
+	}
+	for c := range e.Cascade {
+		out = append(out, c)
+	}
+	return out
+}
+
+// Problems compares one defect run with its entry e: a check meant to go red
+// that did not, a red one neither meant nor declared a cascade, a
+// dependent blocked by another check than the entry names (or blocked
+// where none may be), and any other non-PASS outcome the entry does not
+// allow.
+func Problems(e Expect, cases []report.Case) []string {
+	var out []string
+	add := func(f string, a ...any) { out = append(out, fmt.Sprintf(f, a...)) }
+	for _, c := range cases {
+		meant := slices.Contains(e.Red, c.ID)
+		blocker, mayBlock := e.Blocked[c.ID]
+		_, cascade := e.Cascade[c.ID]
+		switch {
+		case meant && !isRed(c.Status):
+			add("%s: %s, want FAIL or TIMEOUT (%s)", c.ID, c.Status, c.Message)
+		case meant, cascade && isRed(c.Status):
+		case isRed(c.Status) && mayBlock:
+			add("%s went red, want BLOCKED by %s (a cascade): %s %s", c.ID, blocker, c.Status, c.Message)
+		case isRed(c.Status):
+			add("%s went red without being expected to (false failure): %s %s", c.ID, c.Status, c.Message)
+		case c.Status == protocol.StatusBlocked && !mayBlock:
+			add("%s blocked without being expected to: by %v: %s", c.ID, c.BlockedBy, c.Message)
+		case c.Status == protocol.StatusBlocked && !slices.Contains(c.BlockedBy, blocker):
+			add("%s blocked by %v, want by %s: %s", c.ID, c.BlockedBy, blocker, c.Message)
+		case c.Status == protocol.StatusBlocked:
+		case c.Status == protocol.StatusSkip && !slices.Contains(e.Skip, c.ID):
+			add("%s skipped: %s", c.ID, c.Message)
+		case c.Status != protocol.StatusPass && c.Status != protocol.StatusSkip:
+			add("%s: %s %s", c.ID, c.Status, c.Message)
+		}
+	}
 	return out
 }

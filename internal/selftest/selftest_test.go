@@ -3,6 +3,7 @@ package selftest_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -21,18 +22,34 @@ func TestTableCoversEveryDefectAndCheckHasADefect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	named := map[string]bool{}
-	for check, ds := range tab.Red {
-		if len(ds) == 0 {
-			t.Errorf("check %s has no defect that turns it red: it is not proven able to fail", check)
+	for _, d := range reference.Defects {
+		e, ok := tab.Defects[d.Name]
+		if !ok || len(e.Red) == 0 {
+			t.Errorf("defect %s turns no check red in table.json", d.Name)
 		}
-		for _, d := range ds {
-			named[d] = true
+		// A dependent is blocked by the behaviour the defect breaks: its
+		// blocker must be a check the defect is meant to turn red.
+		for dep, b := range e.Blocked {
+			if !slices.Contains(e.Red, b) {
+				t.Errorf("defect %s: %s is to be BLOCKED by %s, which the defect is not meant to turn red", d.Name, dep, b)
+			}
+			if slices.Contains(e.Red, dep) {
+				t.Errorf("defect %s: %s is both meant red and blocked", d.Name, dep)
+			}
+		}
+		for c := range e.Cascade {
+			if slices.Contains(e.Red, c) {
+				t.Errorf("defect %s: %s is both meant red and a cascade", d.Name, c)
+			}
 		}
 	}
+	known := map[string]bool{}
 	for _, d := range reference.Defects {
-		if !named[d.Name] {
-			t.Errorf("defect %s turns no check red in table.json", d.Name)
+		known[d.Name] = true
+	}
+	for d := range tab.Defects {
+		if !known[d] {
+			t.Errorf("table.json names defect %s, which the reference host does not have", d)
 		}
 	}
 }
@@ -40,23 +57,33 @@ func TestTableCoversEveryDefectAndCheckHasADefect(t *testing.T) {
 // The scoring itself, on canned runs: a false failure, an unproven check
 // and a check missing from the table are all caught.
 func TestScoringCatchesFalseFailuresAndUnproven(t *testing.T) {
-	tab := selftest.Table{Red: map[string][]string{
-		"a/one": {"ping-unanswered"},
-		"a/two": {"hostinfo-missing"},
+	tab := selftest.Table{Defects: map[string]selftest.Expect{
+		"ping-unanswered":  {Red: []string{"a/one"}, Blocked: map[string]string{"a/four": "a/one"}},
+		"hostinfo-missing": {Red: []string{"a/two"}},
+		"no-ui-extension":  {Red: []string{"a/four"}, Cascade: map[string]string{"a/one": "a/four"}},
 	}}
 	meta := func(id string) protocol.TestMeta { return protocol.TestMeta{ID: id, Clause: protocol.ClauseMust} }
 	fake := func(_ context.Context, h hosts.Host, _ runner.Options) (report.HostRun, error) {
-		st := map[string]protocol.Status{"a/one": "PASS", "a/two": "PASS", "a/three": "PASS"}
+		st := map[string]protocol.Status{"a/one": "PASS", "a/two": "PASS", "a/three": "PASS", "a/four": "PASS"}
+		var blockedBy []string
 		switch fmt.Sprint(h.(*reference.Host).Defects().List()) {
 		case "[ping-unanswered]":
 			st["a/one"] = "FAIL"
 			st["a/three"] = "FAIL" // not in the table for a/three: false failure
+			st["a/four"], blockedBy = "BLOCKED", []string{"a/one"}
 		case "[hostinfo-missing]":
 			// a/two should go red here but does not: unproven
+		case "[no-ui-extension]":
+			st["a/four"] = "FAIL"
+			st["a/one"] = "FAIL" // a declared cascade: tolerated, imprecise
 		}
 		var hr report.HostRun
-		for _, id := range []string{"a/one", "a/two", "a/three"} {
-			hr.Cases = append(hr.Cases, report.Case{TestMeta: meta(id), Status: st[id]})
+		for _, id := range []string{"a/one", "a/two", "a/three", "a/four"} {
+			c := report.Case{TestMeta: meta(id), Status: st[id]}
+			if st[id] == "BLOCKED" {
+				c.BlockedBy = blockedBy
+			}
+			hr.Cases = append(hr.Cases, c)
 		}
 		return hr, nil
 	}
@@ -67,7 +94,7 @@ func TestScoringCatchesFalseFailuresAndUnproven(t *testing.T) {
 	if s.OK() {
 		t.Fatal("a self-test with a false failure and an unproven check reported OK")
 	}
-	if strings.Join(s.Proven, ",") != "a/one" || !strings.Contains(strings.Join(s.Unproven, ","), "a/two") {
+	if strings.Join(s.Proven, ",") != "a/one,a/four" || !strings.Contains(strings.Join(s.Unproven, ","), "a/two") {
 		t.Errorf("proven %v unproven %v", s.Proven, s.Unproven)
 	}
 	if len(s.FalseFail) != 1 || !strings.HasPrefix(s.FalseFail[0], "a/three under ping-unanswered") {
@@ -76,18 +103,56 @@ func TestScoringCatchesFalseFailuresAndUnproven(t *testing.T) {
 	if strings.Join(s.Missing, ",") != "a/three" {
 		t.Errorf("missing %v", s.Missing)
 	}
-	if got := s.Score(); got < 0.33 || got > 0.34 {
-		t.Errorf("score %v, want 1/3", got)
+	if got := s.Score(); got < 0.49 || got > 0.51 {
+		t.Errorf("score %v, want 2/4", got)
+	}
+	// Precision: the false failure and the declared cascade both count.
+	if fmt.Sprint(s.Extra) != "map[no-ui-extension:[a/one] ping-unanswered:[a/three]]" {
+		t.Errorf("extra reds %v", s.Extra)
+	}
+	for _, r := range s.Runs {
+		if r.Defect == "no-ui-extension" && len(r.Problems) > 0 {
+			t.Errorf("a declared cascade is a problem: %v", r.Problems)
+		}
+	}
+}
+
+// A dependent must end BLOCKED by the check the table names, or PASS: red,
+// or blocked by another check, is a problem.
+func TestBlockedDependents(t *testing.T) {
+	e := selftest.Expect{Red: []string{"a/base"}, Blocked: map[string]string{"a/dep": "a/base"}}
+	for _, c := range []struct {
+		status    protocol.Status
+		blockedBy []string
+		problem   string
+	}{
+		{protocol.StatusBlocked, []string{"a/base"}, ""},
+		{protocol.StatusPass, nil, ""},
+		{protocol.StatusFail, nil, "a/dep went red, want BLOCKED by a/base"},
+		{protocol.StatusBlocked, []string{"a/other"}, "a/dep blocked by [a/other], want by a/base"},
+		{protocol.StatusSkip, nil, "a/dep skipped"},
+	} {
+		cases := []report.Case{
+			{TestMeta: protocol.TestMeta{ID: "a/base"}, Status: protocol.StatusFail},
+			{TestMeta: protocol.TestMeta{ID: "a/dep"}, Status: c.status, BlockedBy: c.blockedBy},
+			{TestMeta: protocol.TestMeta{ID: "a/else"}, Status: protocol.StatusBlocked, BlockedBy: []string{"a/base"}},
+		}
+		got := strings.Join(selftest.Problems(e, cases), "\n")
+		if !strings.Contains(got, "a/else blocked without being expected to") {
+			t.Errorf("%s: a check blocked where the table allows none is no problem: %q", c.status, got)
+		}
+		if (c.problem == "") != !strings.Contains(got, "a/dep") || (c.problem != "" && !strings.Contains(got, c.problem)) {
+			t.Errorf("dependent %s %v: problems %q, want %q", c.status, c.blockedBy, got, c.problem)
+		}
 	}
 }
 
 // Under ScopeArea each defect run selects the areas of the checks the table
 // expects it to turn red, and nothing else; the defect-free run is whole.
 func TestAreaScopeSelectsTheDefectsAreas(t *testing.T) {
-	tab := selftest.Table{Red: map[string][]string{
-		"lifecycle/one": {"ping-unanswered"},
-		"errors/two":    {"ping-unanswered"},
-		"context/three": {"hostinfo-missing"},
+	tab := selftest.Table{Defects: map[string]selftest.Expect{
+		"ping-unanswered":  {Red: []string{"lifecycle/one"}, Blocked: map[string]string{"errors/two": "lifecycle/one"}},
+		"hostinfo-missing": {Red: []string{"context/three"}},
 	}}
 	var mu sync.Mutex
 	got := map[string]string{}

@@ -73,6 +73,7 @@ func TestSpecificityCatchesFalseFailures(t *testing.T) {
 			st["a/three"] = protocol.StatusTimeout
 		case "context-minimal":
 			st["a/three"] = protocol.StatusError
+			st["a/two"] = protocol.StatusBlocked // a legal host misses no behaviour
 		case "no-capability-message":
 			// the variation did nothing: message still advertised
 		default:
@@ -98,6 +99,7 @@ func TestSpecificityCatchesFalseFailures(t *testing.T) {
 		"a/one under no-agent: FAIL m",
 		"a/three under context-minimal: ERROR m",
 		"a/three under no-agent: TIMEOUT m",
+		"a/two under context-minimal: BLOCKED m",
 	}
 	if got := strings.Join(sp.FalseFail, "\n"); got != strings.Join(want, "\n") {
 		t.Errorf("false failures:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))

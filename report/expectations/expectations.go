@@ -291,6 +291,11 @@ func (p *parser) allow(v *yaml.Node) []protocol.Status {
 			bad = true
 			continue
 		}
+		if s.Kind == yaml.ScalarNode && st == protocol.StatusBlocked {
+			p.errorf(s, "allow: BLOCKED (blocked by another check's failure) is never a failure and needs no entry: the entry belongs to the blocking check")
+			bad = true
+			continue
+		}
 		if s.Kind != yaml.ScalarNode || !known(st) {
 			p.errorf(s, "allow: %q is not a status (%s)", s.Value, statusNames())
 			bad = true
@@ -310,10 +315,10 @@ func (p *parser) allow(v *yaml.Node) []protocol.Status {
 }
 
 // known reports whether s is a status an allow list may name: every status
-// but OPTIONAL, which never needs an entry.
+// but OPTIONAL and BLOCKED, which never need an entry.
 func known(s protocol.Status) bool {
 	for _, k := range protocol.Statuses {
-		if s == k && s != protocol.StatusOptional {
+		if s == k && s != protocol.StatusOptional && s != protocol.StatusBlocked {
 			return true
 		}
 	}

@@ -102,6 +102,7 @@ func TestGrammarErrors(t *testing.T) {
 		{"allow scalar", "h:\n  - id: a/b\n    allow: PASS\n", 3, "allow must be a non-empty list"},
 		{"allow empty", "h:\n  - id: a/b\n    allow: []\n", 3, "allow must be a non-empty list"},
 		{"allow bad status", "h:\n  - id: a/b\n    allow:\n      - PASS\n      - FLAKY\n", 5, `allow: "FLAKY" is not a status (PASS, FAIL, TIMEOUT, SKIP, NOTRUN, ERROR)`},
+		{"allow BLOCKED", "h:\n  - id: a/b\n    allow:\n      - PASS\n      - BLOCKED\n", 5, `allow: BLOCKED (blocked by another check's failure) is never a failure and needs no entry`},
 		{"allow OPTIONAL", "h:\n  - id: a/b\n    allow:\n      - PASS\n      - OPTIONAL\n", 5, `allow: OPTIONAL (a MAY check found the feature not implemented) is never a failure and needs no entry`},
 		{"allow twice", "h:\n  - id: a/b\n    allow: [TIMEOUT, timeout]\n", 3, "allow: TIMEOUT given twice"},
 		{"allow only pass", "h:\n  - id: a/b\n    allow: [PASS]\n", 3, "allow: [PASS] accepts only a pass"},
@@ -236,6 +237,10 @@ func TestVerdicts(t *testing.T) {
 		// entry for it (a check that used to be baselined) is tolerated.
 		{"optional without an entry", one(cs("context/theme-change-notifies", "OPTIONAL", "no host-context-changed"), cs("a/b", "PASS", "")), Pass, Pass},
 		{"optional with an entry", one(cs("display/theme-toggle", "OPTIONAL", "x"), cs("a/b", "PASS", "")), Pass, Pass},
+		// A BLOCKED check is never a failure and needs no entry; an entry
+		// for it is neither met nor stale (the check did not reach it).
+		{"blocked without an entry", one(cs("model-context/next-turn", "BLOCKED", "blocked: x (judged by messages/add-to-conversation)"), cs("a/b", "PASS", "")), Pass, Pass},
+		{"blocked with an entry", one(cs("display/theme-toggle", "BLOCKED", "blocked: x"), cs("a/b", "PASS", "")), Pass, Pass},
 		{"regression and stale", one(cs("resources/csp-default", "FAIL", "x"), cs("lifecycle/teardown", "PASS", "")), Fail, Fail},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -121,7 +121,9 @@ func updatedItems(hl *hostList, cases []report.Case, clones map[*yaml.Node]*yaml
 			node := clones[ent.node]
 			c, ran := byID[ent.ID]
 			switch {
-			case !ran, c.Status == protocol.StatusSkip, c.Status == protocol.StatusNotRun:
+			// A BLOCKED check did not reach what the entry is about: the
+			// entry is neither met nor stale, and kept, as for a SKIP.
+			case !ran, c.Status == protocol.StatusSkip, c.Status == protocol.StatusNotRun, c.Status == protocol.StatusBlocked:
 			case c.Status == protocol.StatusOptional:
 				continue // a MAY not implemented never needs an entry: drop it
 			case c.Status == protocol.StatusPass:
@@ -148,7 +150,7 @@ func updatedItems(hl *hostList, cases []report.Case, clones map[*yaml.Node]*yaml
 
 func failing(s protocol.Status) bool {
 	switch s {
-	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusNotRun, protocol.StatusOptional:
+	case protocol.StatusPass, protocol.StatusSkip, protocol.StatusNotRun, protocol.StatusOptional, protocol.StatusBlocked:
 		return false
 	}
 	return true

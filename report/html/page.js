@@ -6,7 +6,7 @@
   const data = JSON.parse(document.getElementById("mcpconform-data").textContent);
   const KINDS = {
     PASS: ["✓", "pass"], FAIL: ["✗", "FAIL"], TIMEOUT: ["⏱", "TIMEOUT"], ERROR: ["‼", "ERROR"],
-    SKIP: ["↷", "skip"], NOTRUN: ["∅", "not run"], OPTIONAL: ["○", "optional, not implemented"],
+    SKIP: ["↷", "skip"], BLOCKED: ["⊘", "blocked"], NOTRUN: ["∅", "not run"], OPTIONAL: ["○", "optional, not implemented"],
     XFAIL: ["✗", "expected fail"], STALE: ["!", "stale expectation"], FLAKY: ["~", "flaky, allowed"],
   };
   const CHANGE = { regressed: ["▼", "regressed"], fixed: ["▲", "fixed"], changed: ["Δ", "changed"], new: ["+", "new"] };
@@ -34,6 +34,9 @@
   const date = (s) => (s ? s.replace("T", " ").replace(/\.\d+Z$/, "Z") : "");
   const hostLabel = (h) => h.host || h.hostName || "host";
   const kindClass = (k) => (KINDS[k] ? "k-" + k : "k-unknown");
+  // A BLOCKED cell links to the row of each check that blocked it.
+  const rowAnchor = (id) => "check-" + id;
+  const blockerLinks = (c) => (c.blockedBy || []).map((id) => el("a", { class: "blocker", href: "#" + rowAnchor(id), text: "blocked by " + id, onclick: () => { if (detail.open) detail.close(); } }));
 
   // Header: what was run.
   const when = data.startedAt ? " · started " + date(data.startedAt) : "";
@@ -99,7 +102,7 @@
         check.append(spec);
       }
       if (r.name && r.name !== r.id) check.append(el("span", { class: "name", text: r.name }));
-      const tr = el("tr", { "data-id": r.id }, check);
+      const tr = el("tr", { "data-id": r.id, id: rowAnchor(r.id) }, check);
       r.cells.forEach((c, j) => {
         const h = data.hosts[j];
         if (!c) {
@@ -115,7 +118,7 @@
           onclick: () => openCell(i, j, btn),
         }, el("span", { class: "sym", "aria-hidden": "true", text: sym }), el("span", { class: "lbl", text: label }));
         if (ch) btn.append(el("span", { class: "ch ch-" + c.change, "aria-hidden": "true", text: ch[0] + " " + ch[1] }));
-        tr.append(el("td", {}, btn));
+        tr.append(el("td", {}, btn, ...blockerLinks(c)));
       });
       tbody.append(tr);
       trs.push([tr, i]);
@@ -288,6 +291,7 @@
     row("Duration", ms(c.durationMs));
     if (c.attempts > 1) row("Attempts", `${c.attempts}${c.retried ? " (passed on a retry)" : ""}`);
     if (c.reasonCode) row("Reason code", c.reasonCode);
+    if (c.blockedBy && c.blockedBy.length) row("Blocked by", el("span", {}, ...blockerLinks(c)));
     if (c.baseline) row("Expectation", c.baseline);
     const hv = [h.hostName, h.hostVersion].filter(Boolean).join(" ");
     row("Host", hv ? `${hostLabel(h)} (${hv})` : hostLabel(h));

@@ -27,5 +27,10 @@ export const SUPPORTED_VERSIONS = ["2026-01-26"];
 export const DISPLAY_MODES = ["inline", "fullscreen", "pip"];
 // A host that states no displayMode (context-minimal, context-empty) keeps
 // every View inline too.
-export const AVAILABLE_DISPLAY_MODES = ["display-modes-inline-only", "display-modes-absent", "context-minimal", "context-empty"].some(variation) ? ["inline"] : DISPLAY_MODES;
+// The defect pip-granted-unlisted lists no pip, and grants it anyway.
+export const AVAILABLE_DISPLAY_MODES = ["display-modes-inline-only", "display-modes-absent", "context-minimal", "context-empty"].some(variation)
+  ? ["inline"]
+  : defect("pip-granted-unlisted")
+    ? DISPLAY_MODES.filter((m) => m !== "pip")
+    : DISPLAY_MODES;
 export const DISPLAY_MODE_LABELS: Record<string, string> = { inline: "Inline", fullscreen: "Fullscreen", pip: "Picture in picture" };

@@ -26,7 +26,7 @@ function filenameFromURI(uri: string): string {
     // keep it encoded
   }
   if (defect("download-filename-wrong")) return "download";
-  if (defect("download-filename-unsanitised")) return last;
+  if (defect("download-filename-unsanitised") || defect("download-traversal-refused-but-saved")) return last;
   // Sanitised the other common way: every separator (and control
   // character) becomes "_", the dots stay; the name cannot traverse.
   if (variation("download-filename-underscored")) return last.replace(/[\u0000-\u001f\u007f\\/]/g, "_") || "download";

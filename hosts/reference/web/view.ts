@@ -159,6 +159,13 @@ export class AppView {
       return;
     }
     this.outcome = out;
+    // The defect tool-input-after-result: the input waited for the
+    // result, and follows it; a cancelled call never gets one.
+    if (defect("tool-input-after-result") && this.initialized && !this.inputSent && out.cancelled === undefined) {
+      this.deliverOutcomeFirst();
+      this.sendToolInput();
+      return;
+    }
     this.deliverOutcome();
   }
 
@@ -567,6 +574,10 @@ export class AppView {
             const ok = await confirmDialog("download", files.length === 1 ? "Download a file from the app?" : `Download ${files.length} files from the app?`, names);
             if (!ok) return this.error(msg.id, -32000, "Download denied by user");
           }
+          if (defect("download-acked-not-done")) {
+            log("host", `answered {} to ui/download-file of ${JSON.stringify(names)} and downloaded nothing`);
+            return this.reply(msg.id, {});
+          }
           if (defect("download-unanswered")) {
             log("host", `never answering ui/download-file of ${JSON.stringify(names)}`);
             return;
@@ -577,6 +588,9 @@ export class AppView {
             log("host", `refused to download ${JSON.stringify(names)} (host policy)`);
             return this.reply(msg.id, { isError: true });
           }
+          // The defect download-traversal-refused-but-saved: a name that
+          // traverses is saved as it is, and the request answered refused.
+          const refusedButSaved = defect("download-traversal-refused-but-saved") && files.some((f) => /[\\/]/.test(f.name));
           for (const f of files) {
             let blob = f.blob;
             if (!blob && f.url) {
@@ -591,6 +605,7 @@ export class AppView {
             saveFile(blob!, f.name);
             log("host", `downloaded ${JSON.stringify(f.name)} for the app`);
           }
+          if (refusedButSaved) return this.error(msg.id, -32000, "Download refused: the file name is not safe");
           return this.reply(msg.id, {});
         }
         case "ui/update-model-context":
@@ -608,15 +623,25 @@ export class AppView {
         case "ui/request-display-mode": {
           const want = p.mode;
           if (typeof want !== "string" || !DISPLAY_MODES.includes(want)) {
+            // The defect invalid-mode-error-but-switched: refuses the bad
+            // mode with an error, and switches anyway.
+            if (defect("invalid-mode-error-but-switched")) {
+              this.setDisplayMode(this.displayMode === "fullscreen" ? "inline" : "fullscreen");
+              return this.error(msg.id, -32602, `Invalid params: mode must be one of ${DISPLAY_MODES.join(", ")}`);
+            }
             if (variation("display-mode-unknown-current")) return this.reply(msg.id, { mode: this.displayMode });
             if (!defect("invalid-params-accepted")) return this.error(msg.id, -32602, `Invalid params: mode must be one of ${DISPLAY_MODES.join(", ")}`);
           }
           // Never switch to a mode the app did not declare (S L786); answer
           // with the resulting mode, the current one when refused (L787-788).
           const declared: string[] | undefined = this.appCapabilities?.availableDisplayModes;
-          const allowed = AVAILABLE_DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted"));
+          const grantsUnlistedPip = defect("pip-granted-unlisted") && want === "pip";
+          const allowed = grantsUnlistedPip || (AVAILABLE_DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted")));
           if (allowed && want !== this.displayMode) this.setDisplayMode(want);
           if (defect("display-mode-invalid-result")) return this.reply(msg.id, { mode: "maximized" });
+          // The defect display-refusal-wrong-mode: a refusal answers a valid
+          // mode, but not the current one (S L788).
+          if (!allowed && defect("display-refusal-wrong-mode")) return this.reply(msg.id, { mode: DISPLAY_MODES.find((m) => m !== this.displayMode && m !== want) });
           return this.reply(msg.id, { mode: this.displayMode });
         }
         default:
@@ -691,11 +716,15 @@ export class AppView {
           setTimeout(() => void this.rerender(), 300);
         }
         // Tool data only after initialized (S L485, L1106).
-        if (defect("tool-result-before-input") && this.outcome?.result !== undefined) {
+        if ((defect("tool-result-before-input") || defect("tool-input-after-result")) && this.outcome?.result !== undefined) {
           this.deliverOutcomeFirst();
         }
-        this.sendToolInput();
-        this.deliverOutcome();
+        // tool-input-after-result: no input until the call's result is in
+        // (onOutcome sends it then); a cancelled call never gets one.
+        if (!(defect("tool-input-after-result") && this.outcome?.result === undefined && this.outcome?.error === undefined)) {
+          this.sendToolInput();
+          this.deliverOutcome();
+        }
         // The user's controls for this View, and any resize since
         // ui/initialize.
         this.offerDisplayModes();

@@ -10,10 +10,11 @@
 // and the command's context ends) abandons the prompt with the context's
 // error, which stops the run; the command still writes its reports.
 //
-// A prompt is only as useful as the check's own time limit in the suite
-// (10–60 s): a person slower than that gets TIMEOUT for the check even
-// when the prompt's limit is longer (hosts/connect then withdraws the
-// prompt by cancelling its context).
+// The time a prompt waits is not counted against the check's own limit in
+// the suite, up to a minute a request (the suite's DRIVER_GRACE_MS): a
+// person slower than that gets TIMEOUT for the check even when the
+// prompt's limit is longer (hosts/connect then withdraws the prompt by
+// cancelling its context).
 package operator
 
 import (

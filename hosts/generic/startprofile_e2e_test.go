@@ -104,7 +104,7 @@ func TestReferenceThroughEnvProfile(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	viaProfile, viaDriver := compareRuns(t, ctx, h, reference.New())
+	viaProfile, viaDriver := compareWithReference(t, ctx, h)
 	// Not a vacuous agreement: the checks of the new variables are judged
 	// the same way through the profile as through the Go driver.
 	status := map[string]protocol.Status{}

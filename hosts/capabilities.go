@@ -63,6 +63,13 @@ type (
 	ToolOpener interface {
 		OpenTool(ctx context.Context, req protocol.Request) (protocol.Result, error)
 	}
+	// FrameMessageReader reports the window messages the host's frame,
+	// the sandbox proxy frame and the View frame of the suite's View
+	// received (browserhost.FrameMessages): the sandbox handshake, seen
+	// from the host page.
+	FrameMessageReader interface {
+		ReadFrameMessages(ctx context.Context, req protocol.Request) (protocol.Result, error)
+	}
 )
 
 // capability is a row of the one table of capabilities: the kind of
@@ -114,6 +121,7 @@ var capabilities = []capability{
 	row(protocol.KindCloseView, ViewCloser.CloseView, false),
 	row(protocol.KindCheckDownload, DownloadChecker.CheckDownload, true),
 	row(protocol.KindOpenTool, ToolOpener.OpenTool, false),
+	row(protocol.KindReadFrameMessages, FrameMessageReader.ReadFrameMessages, true),
 }
 
 func lookup(k protocol.Kind) (capability, bool) {

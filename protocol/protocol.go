@@ -46,6 +46,11 @@ const (
 	// suite opens its probe Views this way and asks the agent only when
 	// the host cannot.
 	KindOpenTool Kind = "openTool"
+	// KindReadFrameMessages reports the window messages the frames around
+	// the suite's View received (the host's frame, the sandbox proxy's,
+	// the View's): the sandbox handshake and what the proxy relays, seen
+	// from the host page.
+	KindReadFrameMessages Kind = "readFrameMessages"
 )
 
 // Kinds lists every request kind, in the order of protocol.ts.
@@ -53,6 +58,7 @@ var Kinds = []Kind{
 	KindClickTrigger, KindConfirmDialog, KindCheckLinkOpen, KindConversationContains,
 	KindToggleTheme, KindReadModelToolList, KindInspectFrame, KindReadConsole, KindResetIsolation,
 	KindCancelTool, KindCloseView, KindCheckDownload, KindOpenTool,
+	KindReadFrameMessages,
 }
 
 // Dialog names a host confirmation dialog for confirmDialog.
@@ -91,7 +97,7 @@ type Request struct {
 // is untrusted, so the runner validates before it dispatches.
 func (r Request) Validate() error {
 	switch r.Kind {
-	case KindClickTrigger, KindReadModelToolList, KindInspectFrame, KindResetIsolation:
+	case KindClickTrigger, KindReadModelToolList, KindInspectFrame, KindResetIsolation, KindReadFrameMessages:
 	case KindConfirmDialog:
 		switch r.Dialog {
 		case DialogOpenLink, DialogDownload, DialogSampling:

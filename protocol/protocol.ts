@@ -19,6 +19,7 @@ export const KINDS = [
   "closeView",
   "checkDownload",
   "openTool",
+  "readFrameMessages",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -48,7 +49,11 @@ export type CapabilityRequest =
   // Make the host call the tool with these arguments and show that call's
   // View (same page or another), as a user of its tool list or a deep link
   // would: no agent involved.
-  | { kind: "openTool"; tool: string; arguments: Record<string, unknown> };
+  | { kind: "openTool"; tool: string; arguments: Record<string, unknown> }
+  // Report the window messages the frames around the View received: the
+  // host's frame, the sandbox proxy's and the View's (FrameMessages in
+  // hosts/browserhost/framemessages.go).
+  | { kind: "readFrameMessages" };
 
 // A parked request carries a sequence number so the runner dispatches it once.
 export type ParkedRequest = CapabilityRequest & { seq: number };

@@ -101,6 +101,10 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 		c.Close()
 		return fmt.Errorf("watching download names: %w", err)
 	}
+	if err := recordFrameMessages(c); err != nil {
+		c.Close()
+		return fmt.Errorf("recording frame messages: %w", err)
+	}
 	if env.TraceFile != "" {
 		if err := c.Tracing().Start(playwright.TracingStartOptions{Screenshots: playwright.Bool(true), Snapshots: playwright.Bool(true)}); err != nil {
 			c.Close()

@@ -32,6 +32,8 @@ func (b *Base) InspectFrame(ctx context.Context, req protocol.Request) (protocol
 	return b.Inspect(ctx)
 }
 
+// ReadFrameMessages is in framemessages.go.
+
 // ReadConsole waits up to req.TimeoutMs for console lines matching
 // req.Pattern.
 func (b *Base) ReadConsole(ctx context.Context, req protocol.Request) (protocol.Result, error) {

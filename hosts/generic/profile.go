@@ -470,6 +470,8 @@ func (c *config) capabilities(hk Hooks) map[protocol.Kind]bool {
 		protocol.KindInspectFrame:   true,
 		protocol.KindReadConsole:    true,
 		protocol.KindResetIsolation: true,
+		// The message record of the frames around the View (browserhost).
+		protocol.KindReadFrameMessages: true,
 		// These need the profile (or Go) to say how.
 		protocol.KindConfirmDialog:        c.confirm != "",
 		protocol.KindConversationContains: c.conversation != "",

@@ -79,6 +79,9 @@ var Defects = []Defect{
 	{"invalid-mode-error-but-switched", "a display-mode request with an invalid mode is refused and changes nothing (S L1709, L788; answers -32602 and switches anyway)"},
 	{"invalid-params-accepted", "invalid params get JSON-RPC -32602 (ui/open-link without url, ui/request-display-mode with a bad mode)"},
 	{"message-object-content-unanswered", "ui/message is always answered, whichever content form (S §ui/message; never answers the single-object form)"},
+	{"no-proxy-ready", "the sandbox proxy sends ui/notifications/sandbox-proxy-ready to the host (S L476; the proxy never announces itself and the host sends the HTML when the proxy's frame has loaded)"},
+	{"resource-before-proxy-ready", "the host sends sandbox-resource-ready once the sandbox is ready (S L477; the host sends the HTML when the proxy's frame has loaded, and the proxy announces itself only after forwarding the View's first message)"},
+	{"proxy-synthesises-ping", "the sandbox creates no requests of its own to the host or the View (S L486; the proxy pings the View and keeps the answer)"},
 }
 
 // DefectSet is a validated set of defect names.

@@ -268,7 +268,13 @@ func sandboxHandler(hostURL string, defects DefectSet, variations VariationSet) 
 			// frame-ancestors; the View's policy is a <meta> in its srcdoc.
 			metaCSP, policy = policy, ""
 		}
-		html, err := sandboxPage(hostURL, metaCSP)
+		var on []string
+		for _, d := range proxyDefects {
+			if defects[d] {
+				on = append(on, d)
+			}
+		}
+		html, err := sandboxPage(hostURL, metaCSP, on)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return

@@ -78,7 +78,14 @@ func hostPage(sandboxURL string, defects, variations []string) (string, error) {
 }
 
 // sandboxPage is the proxy; a non-empty metaCSP is the View's policy, for
-// the proxy to put into the View's srcdoc as a <meta> (variation csp-meta).
-func sandboxPage(hostURL, metaCSP string) (string, error) {
-	return page("sandbox", "web/sandbox.ts", "", map[string]any{"hostOrigin": hostURL, "metaCSP": metaCSP}, false)
+// the proxy to put into the View's srcdoc as a <meta> (variation csp-meta);
+// defects are the proxy's own (proxyDefects).
+func sandboxPage(hostURL, metaCSP string, defects []string) (string, error) {
+	if defects == nil {
+		defects = []string{}
+	}
+	return page("sandbox", "web/sandbox.ts", "", map[string]any{"hostOrigin": hostURL, "metaCSP": metaCSP, "defects": defects}, false)
 }
+
+// proxyDefects are the defects the sandbox proxy page acts on.
+var proxyDefects = []string{"no-proxy-ready", "resource-before-proxy-ready", "proxy-synthesises-ping"}

@@ -60,10 +60,7 @@ const (
 var Unjudged = map[string]Reason{
 	"host-audit-trail":                                       vantage(hostInternals + "; csp/audit-log observes what the host page shows (INFO)"),
 	"host-prefetch-cache-ui-resource":                        permission("caching is invisible when correct"),
-	"sandbox-send-sandbox-proxy-ready-notification-host":     missing("host page: watch the proxy's postMessage to the host window (web hosts with a sandbox proxy only)"),
-	"host-send-raw-html-resource":                            missing("host page: watch the host's sandbox-resource-ready postMessage to the proxy frame (web hosts with a sandbox proxy only)"),
 	"sandbox-forward-messages-sent-host":                     {ReasonImplicit, "every in-view check talks to the host through the proxy; a proxy that drops messages fails them"},
-	"sandbox-not-create-send-requests-host-view":             missing("in View: a request whose id the host never sent, arriving at the View"),
 	"host-decide-block-some-messages":                        permission("blocking is allowed; the checks accept a refusal where the spec lets the host refuse"),
 	"host-decline-display-mode-requests":                     permission("display/undeclared-mode-refused accepts a decline"),
 	"host-request-user-consent":                              permission("consent is the host's choice"),

@@ -4,9 +4,20 @@
 // document carries the CSP built from _meta.ui.csp, which the srcdoc View
 // inherits.
 
-const config = JSON.parse(document.getElementById("config")!.textContent!) as { hostOrigin: string; metaCSP?: string };
+const config = JSON.parse(document.getElementById("config")!.textContent!) as { hostOrigin: string; metaCSP?: string; defects?: string[] };
 const hostOrigin = config.hostOrigin;
+const defect = (name: string): boolean => (config.defects ?? []).includes(name);
 let inner: HTMLIFrameElement | null = null;
+
+const PROXY_READY = { jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} };
+// The resource-before-proxy-ready defect: the proxy announces itself only
+// once it has forwarded the View's first message (and the host, which
+// sends the HTML when the proxy's frame has loaded, never waited for it).
+let announced = false;
+// The proxy-synthesises-ping defect: the id of the proxy's own ping to the
+// View, whose answer it keeps to itself (S L486: "The Sandbox SHOULD NOT
+// create/send any requests to the Host or to the View").
+const OWN_PING_ID = "mcpconform-proxy-ping";
 
 document.documentElement.style.height = "100%";
 document.body.style.cssText = "margin:0;height:100%;overflow:hidden";
@@ -27,7 +38,14 @@ window.addEventListener("message", (ev: MessageEvent) => {
   if (inner && ev.source === inner.contentWindow) {
     // sandbox-* methods are reserved between host and proxy (S L485).
     if (typeof msg.method === "string" && msg.method.startsWith("ui/notifications/sandbox-")) return;
+    if (defect("proxy-synthesises-ping")) {
+      if (msg.id === OWN_PING_ID && !("method" in msg)) return;
+      // Before the View's initialized reaches the host, so the ping is
+      // at the View before anything the host sends afterwards.
+      if (msg.method === "ui/notifications/initialized") inner.contentWindow?.postMessage({ jsonrpc: "2.0", id: OWN_PING_ID, method: "ping", params: {} }, "*");
+    }
     window.parent.postMessage(msg, hostOrigin);
+    if (!announced && defect("resource-before-proxy-ready")) announce();
   }
 });
 
@@ -68,6 +86,12 @@ function withMetaCSP(html: string): string {
   return meta + html;
 }
 
-window.parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-proxy-ready", params: {} }, hostOrigin);
+function announce(): void {
+  announced = true;
+  window.parent.postMessage(PROXY_READY, hostOrigin);
+}
+
+// The no-proxy-ready defect: the proxy never announces itself (S L476).
+if (!defect("no-proxy-ready") && !defect("resource-before-proxy-ready")) announce();
 
 export {};

@@ -120,6 +120,10 @@ export class AppView {
     // inherited, and a bare View inside a sandboxed proxy is still
     // sandboxed.
     if (defect("view-not-sandboxed")) this.frame.removeAttribute("sandbox");
+    // no-proxy-ready and resource-before-proxy-ready: the host sends the
+    // HTML once the proxy's frame has loaded, without waiting for the
+    // proxy to announce itself (S L476-477).
+    if (!direct && sendsOnLoad()) this.frame.addEventListener("load", () => this.sendResource(), { once: true });
     // The proxy can only delegate to the View what it has itself.
     if (allow) this.frame.setAttribute("allow", allow);
     this.stopBtn = el("button", { "data-testid": "tool-stop", class: "card-btn", title: "Stop the tool call" }, "Stop");
@@ -402,7 +406,7 @@ export class AppView {
     const msg = ev.data;
     if (!msg || typeof msg !== "object" || msg.jsonrpc !== "2.0") return;
     if (msg.method === "ui/notifications/sandbox-proxy-ready") {
-      this.sendResource();
+      if (!sendsOnLoad()) this.sendResource();
       return;
     }
     log("← view", msg, this.launch.callId);
@@ -765,4 +769,10 @@ export class AppView {
     this.deliverOutcome();
     this.inputSent = false;
   }
+}
+
+// The defects under which the host sends the View's HTML when the proxy's
+// frame has loaded instead of on the proxy's sandbox-proxy-ready.
+function sendsOnLoad(): boolean {
+  return defect("no-proxy-ready") || defect("resource-before-proxy-ready");
 }

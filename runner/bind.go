@@ -70,8 +70,9 @@ func pollWait(sb hosts.SuiteBridge, wait time.Duration) time.Duration {
 // RelayDeclined are the capabilities a browser host run with --bridge
 // relay answers "unsupported": each reads or clicks inside a View's
 // frame (the trigger's position, the suite frame's attributes, a View
-// found by its text), which the relay run must not touch.
-var RelayDeclined = []protocol.Kind{protocol.KindClickTrigger, protocol.KindInspectFrame, protocol.KindCancelTool, protocol.KindCloseView}
+// found by its text, the View's message record), which the relay run must
+// not touch.
+var RelayDeclined = []protocol.Kind{protocol.KindClickTrigger, protocol.KindInspectFrame, protocol.KindCancelTool, protocol.KindCloseView, protocol.KindReadFrameMessages}
 
 // dispatch services req on the host, declining under --bridge relay what
 // would reach into a View's frame.

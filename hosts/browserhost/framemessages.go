@@ -44,7 +44,7 @@ const frameMessagesScript = `(() => {
     for (let i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 0x01000193); }
     return (h >>> 0).toString(16).padStart(8, "0");
   };
-  addEventListener("message", (ev) => {
+  const record = (ev) => {
     try {
       if (log.length >= 5000) return;
       const e = { seq: ++seq, at: Date.now(), origin: String(ev.origin), source: ev.source, kind: "other" };
@@ -62,7 +62,21 @@ const frameMessagesScript = `(() => {
       }
       log.push(e);
     } catch {}
-  }, true);
+  };
+  addEventListener("message", record, true);
+  // document.open() on a window's own document erases the window's event
+  // listeners (HTML, "document open steps") but keeps the window: a proxy
+  // that writes the View into an about:blank frame (mcp-ui's, the
+  // AppBridge example's) would silence the record. It listens again, before
+  // anything written into the document runs.
+  try {
+    const open = Document.prototype.open;
+    Document.prototype.open = function (...args) {
+      const r = open.apply(this, args);
+      try { if (this === document) addEventListener("message", record, true); } catch {}
+      return r;
+    };
+  } catch {}
   Object.defineProperty(window, name, {
     enumerable: false,
     value: (child) => log.map(({ source, ...e }) => ({

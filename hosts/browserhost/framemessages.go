@@ -143,14 +143,20 @@ func (b *Base) ReadFrameMessages(ctx context.Context, req protocol.Request) (pro
 	return protocol.Result{OK: true, Value: MustJSON(m)}, nil
 }
 
-// FrameMessages reads the records of the suite's View, its parent frame
-// and, when that parent is a proxy (it has a parent of its own), the
-// proxy's parent.
+// FrameMessages reads the records around the suite's View
+// (FrameMessagesAround).
 func (b *Base) FrameMessages() (FrameMessages, error) {
 	if b.Suite == nil {
 		return FrameMessages{}, errors.New("suite not bound")
 	}
-	view := b.Suite.Frame()
+	return FrameMessagesAround(b.Suite.Frame())
+}
+
+// FrameMessagesAround reads the records of the View frame view, its parent
+// frame and, when that parent is a proxy (it has a parent of its own), the
+// proxy's parent. Any View of a Base's context has them, the suite's or
+// another a driver found.
+func FrameMessagesAround(view playwright.Frame) (FrameMessages, error) {
 	parent := view.ParentFrame()
 	if parent == nil {
 		return FrameMessages{}, errors.New("the suite's View is not in an iframe")

@@ -70,6 +70,13 @@ type (
 	FrameMessageReader interface {
 		ReadFrameMessages(ctx context.Context, req protocol.Request) (protocol.Result, error)
 	}
+	// PromptObserver watches the host page for prompts put before the
+	// user (observePrompts): req.Phase "mark" remembers what the page
+	// shows, "report" answers a protocol.PromptReport of what appeared
+	// since. Every browser host has it (browserhost.Base).
+	PromptObserver interface {
+		ObservePrompts(ctx context.Context, req protocol.Request) (protocol.Result, error)
+	}
 )
 
 // capability is a row of the one table of capabilities: the kind of
@@ -122,6 +129,7 @@ var capabilities = []capability{
 	row(protocol.KindCheckDownload, DownloadChecker.CheckDownload, true),
 	row(protocol.KindOpenTool, ToolOpener.OpenTool, false),
 	row(protocol.KindReadFrameMessages, FrameMessageReader.ReadFrameMessages, true),
+	row(protocol.KindObservePrompts, PromptObserver.ObservePrompts, true),
 }
 
 func lookup(k protocol.Kind) (capability, bool) {

@@ -51,14 +51,37 @@ const (
 	// the View's): the sandbox handshake and what the proxy relays, seen
 	// from the host page.
 	KindReadFrameMessages Kind = "readFrameMessages"
+	// KindObservePrompts watches the host page for prompts put before the
+	// user: Phase "mark" remembers what the page shows now, Phase "report"
+	// answers what appeared since the last mark (new dialogs, toasts and
+	// buttons of the host page, native dialogs), as PromptReport. A request
+	// the host may ask the user about went unanswered: was the host
+	// waiting on the user, whom the driver could not play?
+	KindObservePrompts Kind = "observePrompts"
 )
+
+// The phases of observePrompts.
+const (
+	PhaseMark   = "mark"
+	PhaseReport = "report"
+)
+
+// PromptReport is observePrompts' value for Phase "report": what the host
+// page showed the user since the mark. Seen lists each new element as
+// "dialog: TEXT", "toast: TEXT", "button: TEXT" or "native confirm: TEXT";
+// Screenshot is the path of a PNG of the page taken when something was
+// seen ("" when nothing was, or it could not be taken).
+type PromptReport struct {
+	Seen       []string `json:"seen"`
+	Screenshot string   `json:"screenshot,omitempty"`
+}
 
 // Kinds lists every request kind, in the order of protocol.ts.
 var Kinds = []Kind{
 	KindClickTrigger, KindConfirmDialog, KindCheckLinkOpen, KindConversationContains,
 	KindToggleTheme, KindReadModelToolList, KindInspectFrame, KindReadConsole, KindResetIsolation,
 	KindCancelTool, KindCloseView, KindCheckDownload, KindOpenTool,
-	KindReadFrameMessages,
+	KindReadFrameMessages, KindObservePrompts,
 }
 
 // Dialog names a host confirmation dialog for confirmDialog.
@@ -91,6 +114,8 @@ type Request struct {
 	// arguments (a JSON object).
 	Tool      string          `json:"tool,omitempty"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Phase is observePrompts': PhaseMark or PhaseReport.
+	Phase string `json:"phase,omitempty"`
 }
 
 // Validate reports whether the request is well formed for its kind. The page
@@ -130,6 +155,10 @@ func (r Request) Validate() error {
 	case KindCheckDownload:
 		if r.TimeoutMs < 0 {
 			return fmt.Errorf("checkDownload: negative timeoutMs")
+		}
+	case KindObservePrompts:
+		if r.Phase != PhaseMark && r.Phase != PhaseReport {
+			return fmt.Errorf("observePrompts: phase must be %s or %s, got %q", PhaseMark, PhaseReport, r.Phase)
 		}
 	case KindOpenTool:
 		if r.Tool == "" {

@@ -20,6 +20,7 @@ export const KINDS = [
   "checkDownload",
   "openTool",
   "readFrameMessages",
+  "observePrompts",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -53,7 +54,11 @@ export type CapabilityRequest =
   // Report the window messages the frames around the View received: the
   // host's frame, the sandbox proxy's and the View's (FrameMessages in
   // hosts/browserhost/framemessages.go).
-  | { kind: "readFrameMessages" };
+  | { kind: "readFrameMessages" }
+  // Watch the host page for prompts put before the user: "mark" remembers
+  // what it shows now, "report" answers what appeared since
+  // ({seen: string[], screenshot?: string}; PromptReport in protocol.go).
+  | { kind: "observePrompts"; phase: "mark" | "report" };
 
 // A parked request carries a sequence number so the runner dispatches it once.
 export type ParkedRequest = CapabilityRequest & { seq: number };

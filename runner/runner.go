@@ -553,27 +553,41 @@ func ownFailure(c report.Case) string {
 	return msg + own
 }
 
-// unblockPassed turns red a BLOCKED check whose every blocker passed in
-// this run: the behaviour it found missing was seen present where it is
-// judged, so its absence here is this check's own finding, not a cascade,
-// and must not hide as "not judged". A blocker not selected, or itself not
-// judged, leaves the check BLOCKED.
+// unblockPassed settles a BLOCKED check by what its blockers ended with
+// in this run. Every blocker passed: the behaviour it found missing was
+// seen present where it is judged, so its absence here is this check's own
+// finding, not a cascade, and must not hide as "not judged": FAIL. Every
+// blocker SKIPped: the behaviour's absence was never established (the
+// check that judges it could not look either, e.g. a host waiting on its
+// user), so BLOCKED would claim a missing behaviour nobody saw missing:
+// SKIP, with the blocker's reason. A blocker not selected, or that failed,
+// leaves the check BLOCKED.
 func unblockPassed(cases []report.Case) {
-	status := map[string]protocol.Status{}
+	status, message := map[string]protocol.Status{}, map[string]string{}
 	for _, c := range cases {
-		status[c.ID] = c.Status
+		status[c.ID], message[c.ID] = c.Status, c.Message
 	}
 	for i, c := range cases {
 		if c.Status != protocol.StatusBlocked || len(c.BlockedBy) == 0 {
 			continue
 		}
-		passed := true
+		passed, skipped := true, true
 		for _, b := range c.BlockedBy {
 			passed = passed && status[b] == protocol.StatusPass
+			skipped = skipped && status[b] == protocol.StatusSkip
 		}
-		if passed {
+		switch {
+		case passed:
 			cases[i].Status = protocol.StatusFail
 			cases[i].Message = ownFailure(c)
+			cases[i].BlockedBy = nil
+		case skipped:
+			var why []string
+			for _, b := range c.BlockedBy {
+				why = append(why, b+" could not judge it either: "+message[b])
+			}
+			cases[i].Status = protocol.StatusSkip
+			cases[i].Message = strings.TrimPrefix(c.Message, "blocked: ") + " (not judged: " + strings.Join(why, "; ") + ")"
 			cases[i].BlockedBy = nil
 		}
 	}

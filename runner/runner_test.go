@@ -628,7 +628,7 @@ func TestDriveJudgesAgainstTheEdition(t *testing.T) {
 // the same run is red (the missing behaviour is its own); one naming no
 // blocker is a harness fault.
 func TestBlockedChecks(t *testing.T) {
-	f := newFake(nil, "a/base", "a/dep", "a/ok", "a/dep-of-ok", "a/nameless")
+	f := newFake(nil, "a/base", "a/dep", "a/ok", "a/dep-of-ok", "a/nameless", "a/skipped", "a/dep-of-skipped")
 	blocked := func(by ...string) protocol.TestResult {
 		msg := "blocked: no x [spec y]"
 		if len(by) == 1 {
@@ -642,6 +642,10 @@ func TestBlockedChecks(t *testing.T) {
 		"a/ok":        {Status: protocol.StatusPass},
 		"a/dep-of-ok": blocked("a/ok"),
 		"a/nameless":  blocked(),
+		// The blocker could not judge either (a host waiting on its user):
+		// the missing behaviour was never seen missing.
+		"a/skipped":        {Status: protocol.StatusSkip, Message: "waiting on the user"},
+		"a/dep-of-skipped": blocked("a/skipped"),
 	}
 	hr, err := drive(t, f, &flakyHost{}, Options{Retries: 1})
 	if err != nil {
@@ -657,6 +661,9 @@ func TestBlockedChecks(t *testing.T) {
 	}
 	if c := caseByID(hr, "a/dep-of-ok"); c.Status != protocol.StatusFail || c.Message != "no x (not a cascade: a/ok, which judges that behaviour, passed in this run) [spec y]" || c.BlockedBy != nil {
 		t.Errorf("a/dep-of-ok, blocked by a check that passed: expected FAIL saying so, observed %s %v (%s)", c.Status, c.BlockedBy, c.Message)
+	}
+	if c := caseByID(hr, "a/dep-of-skipped"); c.Status != protocol.StatusSkip || c.Message != "no x (judged by a/skipped) [spec y] (not judged: a/skipped could not judge it either: waiting on the user)" || c.BlockedBy != nil {
+		t.Errorf("a/dep-of-skipped, blocked by a check that skipped: expected SKIP with the blocker's reason, observed %s %v (%s)", c.Status, c.BlockedBy, c.Message)
 	}
 	if c := caseByID(hr, "a/nameless"); c.Status != protocol.StatusError || !strings.Contains(c.Message, "naming no blocking check") {
 		t.Errorf("a/nameless, BLOCKED by nothing: expected ERROR, observed %s (%s)", c.Status, c.Message)

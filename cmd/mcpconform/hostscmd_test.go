@@ -67,7 +67,7 @@ func TestHostsListsBuiltinsAndProfiles(t *testing.T) {
 	if !strings.Contains(strings.Join(rows["reference"], " "), "conversationContains") {
 		t.Errorf("reference capabilities: %v", rows["reference"])
 	}
-	if r := rows["insp"]; len(r) != 2 || r[0] != "profile" || r[1] != "clickTrigger,confirmDialog,checkLinkOpen,toggleTheme,inspectFrame,readConsole,resetIsolation,checkDownload,readFrameMessages" {
+	if r := rows["insp"]; len(r) != 2 || r[0] != "profile" || r[1] != "clickTrigger,confirmDialog,checkLinkOpen,toggleTheme,inspectFrame,readConsole,resetIsolation,checkDownload,readFrameMessages,observePrompts" {
 		t.Errorf("insp: %v", r)
 	}
 	if r := strings.Join(rows["broken"], " "); !strings.HasPrefix(r, "profile invalid, 2 problems: mcpconform hosts --check broken") {

@@ -19,7 +19,7 @@ func TestSuiteOnAppBridge(t *testing.T) {
 		ThroughDriver: judgedThroughDriver,
 		Offers:        []protocol.Kind{protocol.KindOpenTool, protocol.KindCloseView, protocol.KindToggleTheme},
 		Lacks:         []protocol.Kind{protocol.KindCancelTool, protocol.KindConversationContains, protocol.KindReadModelToolList, protocol.KindConfirmDialog},
-		Timeout:       3 * time.Minute,
+		Timeout:       10 * time.Minute, // a hang guard: 60 s in CI
 	})
 	if hr.HostName != "MCP Apps Host" {
 		t.Errorf("hostInfo.name %q: not basic-host's", hr.HostName)

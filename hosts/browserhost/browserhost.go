@@ -63,6 +63,9 @@ type Base struct {
 	// navigations are not links the app opened.
 	own []playwright.Page
 
+	// prompts is observePrompts' record (prompts.go).
+	prompts promptState
+
 	// Throttle is the CPU throttling of the page (Env.CPUThrottle), nil
 	// when the run is not slowed.
 	Throttle *CPUThrottle
@@ -97,6 +100,7 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 	}
 	b.Ctx = c
 	traceMCP(c)
+	b.watchNativePrompts(c)
 	if err := watchDownloadNames(c); err != nil {
 		c.Close()
 		return fmt.Errorf("watching download names: %w", err)

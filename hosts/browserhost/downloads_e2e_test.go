@@ -34,16 +34,7 @@ function detached() {
   a.click();
 }
 </script></body>`
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, page) }))
-	defer srv.Close()
-	var b browserhost.Base
-	if err := b.Open(e2etest.Env(t, 10*time.Second), playwright.BrowserNewContextOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if _, err := b.Page.Goto(srv.URL); err != nil {
-		t.Fatal(err)
-	}
+	b := openPage(t, page)
 	for _, c := range []struct {
 		name, requested, content string
 		do                       func() error
@@ -69,4 +60,21 @@ function detached() {
 			t.Errorf("%s: the browser reported the file name %q, a path", c.name, d.Filename)
 		}
 	}
+}
+
+// openPage serves page on loopback and opens a browserhost.Base on it,
+// both closed when the test ends.
+func openPage(t *testing.T, page string) *browserhost.Base {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, page) }))
+	t.Cleanup(srv.Close)
+	b := &browserhost.Base{}
+	if err := b.Open(e2etest.Env(t, 10*time.Second), playwright.BrowserNewContextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if _, err := b.Page.Goto(srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -71,7 +71,8 @@ func TestLooseStorageStateModeWarns(t *testing.T) {
 	}
 }
 
-// The whole suite through the ChatGPT driver against the imitation: the
+// The suite through the ChatGPT driver against the imitation (its driver
+// sample in CI, every check when extended): the
 // onboarding modal is dismissed, the connector is picked from the mention
 // picker, the tool call is confirmed, the app is found by the built-in
 // frame selector, and each check gets the status the imitation earns.

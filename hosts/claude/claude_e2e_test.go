@@ -42,7 +42,8 @@ func TestEmptyStorageStateCountsAsMissing(t *testing.T) {
 	webchattest.EmptyStorageStateCountsAsMissing(t, "claude", vars, claude.NewWithOptions)
 }
 
-// The whole suite through the Claude driver against the imitation: the
+// The suite through the Claude driver against the imitation (its driver
+// sample in CI, every check when extended): the
 // cookie banner is accepted, the tool call allowed, the app found by the
 // built-in frame selector, and ui/message, which Claude only drafts, is
 // committed by the driver so messages/add-to-conversation passes.

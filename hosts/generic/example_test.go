@@ -33,7 +33,7 @@ func ExampleLookup() {
 	// A step prints without its query, which may carry a token.
 
 	// Output:
-	// my-host [clickTrigger checkLinkOpen toggleTheme inspectFrame readConsole resetIsolation checkDownload readFrameMessages]
+	// my-host [clickTrigger checkLinkOpen toggleTheme inspectFrame readConsole resetIsolation checkDownload readFrameMessages observePrompts]
 	// 1 goto {url}/?…
 	// 2 click text=conformance_suite
 	// 3 click role=button[name="Run"]

@@ -472,6 +472,8 @@ func (c *config) capabilities(hk Hooks) map[protocol.Kind]bool {
 		protocol.KindResetIsolation: true,
 		// The message record of the frames around the View (browserhost).
 		protocol.KindReadFrameMessages: true,
+		// What the host page showed the user (browserhost).
+		protocol.KindObservePrompts: true,
 		// These need the profile (or Go) to say how.
 		protocol.KindConfirmDialog:        c.confirm != "",
 		protocol.KindConversationContains: c.conversation != "",

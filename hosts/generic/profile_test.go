@@ -303,7 +303,7 @@ func TestHostHasExactlyTheConfiguredCapabilities(t *testing.T) {
 			if want[k] {
 				continue
 			}
-			req := protocol.Request{Kind: k, Marker: "m", URL: "http://127.0.0.1/", Dialog: protocol.DialogDownload, To: "dark", Pattern: "x", TimeoutMs: 1, Tool: "t"}
+			req := protocol.Request{Kind: k, Marker: "m", URL: "http://127.0.0.1/", Dialog: protocol.DialogDownload, To: "dark", Pattern: "x", TimeoutMs: 1, Tool: "t", Phase: protocol.PhaseMark}
 			if err := req.Validate(); err != nil {
 				t.Fatalf("the test's %s request is invalid: %v", k, err)
 			}

@@ -34,52 +34,20 @@ func env(t testing.TB) hosts.Env {
 	return e2etest.Env(t, 60*time.Second)
 }
 
-// What the review of every non-PASS on Inspector 2.12.0 found (see
-// README.md). A check not named here must PASS.
-var (
-	review = hostreview.Review{Host: "inspector", Reasons: []string{"host bug", "spec ambiguity", "optional"}, Fail: wantFail, Optional: wantOptional, Skip: wantSkip}
-	// Expected failures: each must also be an entry of expectations/inspector.yaml.
-	wantFail = map[string]string{
-		"visibility/model-only-tool-rejected": "received 1 call(s) of the model-only tool model_only_probe",
-		// Judged through openTool and closeView: Close removes the View in
-		// the same turn as it posts ui/resource-teardown to it.
-		"lifecycle/teardown-sent": "no report of ui/resource-teardown reached the server",
-	}
-	// MAYs the Inspector does not take up: OPTIONAL, never failures, and no
-	// entry of expectations/inspector.yaml.
-	wantOptional = map[string]string{
-		"security/permissions-honoured": "does not grant clipboardWrite (clipboard-write)",
-	}
-	// Honest skips: the Inspector lacks what the check needs.
-	wantSkip = map[string]string{
-		"sizing/size-changed-applied":     "fixed height 650: the host controls the size",
-		"visibility/app-tool-hidden":      "the host does not advertise hostCapabilities.message",
-		"visibility/cross-server-blocked": "the host is not connected to the second fixture server",
-		"messages/add-to-conversation":    "the host does not advertise hostCapabilities.message",
-		"model-context/next-turn":         "the host does not advertise hostCapabilities.updateModelContext",
-		"model-context/last-wins":         "the host does not advertise hostCapabilities.updateModelContext",
-		"sampling/create-message":         "the host does not advertise hostCapabilities.sampling",
-		// The probe View opens through openTool (the deep link in a new
-		// tab), but the Apps tab has no Stop for a running tool call.
-		"lifecycle/tool-cancelled": "unsupported: cancelTool",
-		// Nothing to judge the wait by: teardown-sent fails.
-		"lifecycle/teardown-awaited": "the View got no ui/resource-teardown at all",
-		// The host ignores ui/notifications/request-teardown (it MAY), so
-		// the MUST for an accepted request has nothing to judge.
-		"lifecycle/request-teardown": "ignored ui/notifications/request-teardown, which it MAY",
-		// The Inspector offers no pip itself, so its refusal of pip cannot
-		// show that it honours the app's declared modes.
-		"display/undeclared-mode-refused": "the host offers no pip mode itself",
-	}
-	// Checks judged only because openTool opens their probe View (without
-	// it they skip: the Inspector has no agent). lifecycle/request-teardown
-	// also opens one, and closes it (closeView), before it skips with the
-	// reason above.
-	judgedThroughOpenTool = []string{
-		"negotiation/ui-resource-read", "negotiation/legacy-resource-uri", "negotiation/ui-meta-listing-fallback",
-		"negotiation/ui-meta-content-precedence", "lifecycle/result-after-delay", "csp/default-restrictive",
-	}
-)
+// Checks judged only because openTool opens their probe View (without
+// it they skip: the Inspector has no agent). lifecycle/request-teardown
+// also opens one, and closes it (closeView), before it skips with the
+// reason above.
+var judgedThroughOpenTool = []string{
+	"negotiation/ui-resource-read", "negotiation/legacy-resource-uri", "negotiation/ui-meta-listing-fallback",
+	"negotiation/ui-meta-content-precedence", "lifecycle/result-after-delay", "csp/default-restrictive",
+	"csp/default-object-src", "csp/declared-frame-allowed", "csp/policy-declared-only",
+}
+
+// What the review of every non-PASS found (README.md); it lives in
+// internal/testkit/hostreview, where the env-profile e2e (hosts/generic)
+// compares its runs with it too. A check not named there must PASS.
+var review = hostreview.Inspector
 
 // gateWithExpectations judges the run as `mcpconform run --expectations
 // expectations/inspector.yaml` does: it must pass, and the same run must

@@ -24,7 +24,7 @@ func TestSuiteOnMCPUI(t *testing.T) {
 		ThroughDriver: judgedThroughDriver,
 		Offers:        []protocol.Kind{protocol.KindOpenTool, protocol.KindCloseView, protocol.KindCancelTool, protocol.KindToggleTheme},
 		Lacks:         []protocol.Kind{protocol.KindConversationContains, protocol.KindReadModelToolList, protocol.KindConfirmDialog},
-		Timeout:       4 * time.Minute,
+		Timeout:       10 * time.Minute, // a hang guard: 90 s in CI
 	})
 	if hr.HostName != "MCP-UI Host" {
 		t.Errorf("hostInfo.name %q: not AppRenderer's default", hr.HostName)

@@ -21,41 +21,18 @@ import (
 // (e2etest); the driver under test installs and starts the Inspector.
 func TestMain(m *testing.M) { e2etest.Main(m) }
 
-// What the review of every non-PASS on the mcp-use Inspector 20.3.10
-// found (see README.md). A check not named here must PASS.
-var (
-	review = hostreview.Review{Host: "mcp-use", Reasons: []string{"host bug"}, Fail: wantFail, Optional: wantOptional, Skip: wantSkip}
-	// Host bugs: each must also be an entry of expectations/mcp-use.yaml.
-	wantFail = map[string]string{
-		"lifecycle/tool-input-once": "expected exactly one tool-input, observed 2",
-		"lifecycle/tool-cancelled":  "received no ui/notifications/tool-cancelled",
-		"lifecycle/teardown-sent":   "no report of ui/resource-teardown reached the server",
-	}
-	// MAYs the Inspector does not take up.
-	wantOptional = map[string]string{
-		"negotiation/legacy-resource-uri": "no probe View appeared",
-		"errors/invalid-link-refused":     "did not refuse ui/open-link of a javascript: URL",
-	}
-	// Honest skips: the host lacks what the check needs.
-	wantSkip = map[string]string{
-		"lifecycle/teardown-awaited":   "got no ui/resource-teardown at all",
-		"visibility/app-tool-hidden":   "unsupported: readModelToolList",
-		"messages/add-to-conversation": "hostCapabilities.message",
-		"model-context/next-turn":      "hostCapabilities.updateModelContext",
-		"model-context/last-wins":      "hostCapabilities.updateModelContext",
-		"sampling/create-message":      "hostCapabilities.sampling",
-		// The host ignores ui/notifications/request-teardown (it MAY), so
-		// the MUST for an accepted request has nothing to judge.
-		"lifecycle/request-teardown": "ignored ui/notifications/request-teardown, which it MAY",
-	}
-	// Judged only through the driver's openTool, closeView, cancelTool and
-	// confirmDialog, and its connection to the second server.
-	judgedThroughDriver = []string{
-		"negotiation/ui-resource-read", "lifecycle/result-after-delay", "lifecycle/tool-cancelled",
-		"lifecycle/teardown-sent", "lifecycle/request-teardown", "downloads/download-file",
-		"context/theme-change-notifies", "visibility/cross-server-blocked",
-	}
-)
+// Judged only through the driver's openTool, closeView, cancelTool and
+// confirmDialog, and its connection to the second server.
+var judgedThroughDriver = []string{
+	"negotiation/ui-resource-read", "lifecycle/result-after-delay", "lifecycle/tool-cancelled",
+	"lifecycle/teardown-sent", "lifecycle/request-teardown", "downloads/download-file",
+	"context/theme-change-notifies", "visibility/cross-server-blocked",
+}
+
+// What the review of every non-PASS found (README.md); it lives in
+// internal/testkit/hostreview, where the env-profile e2e (hosts/generic)
+// compares its runs with it too. A check not named there must PASS.
+var review = hostreview.MCPUse
 
 // installed returns the npm prefix holding the Inspector, installing it on
 // first use; no npm or no registry skips (fails with CI=true or

@@ -22,7 +22,13 @@ import (
 //   - "run the conformance suite" (any text naming a conformance run) calls
 //     the conformance_suite tool with a fresh nonce and shows its app;
 //   - "call the tool NAME with arguments {JSON}" calls that tool (it must be
-//     visible to the model) and shows its app, if it has one;
+//     visible to the model) and shows its app, if it has one; a tool a shown
+//     View provides (draft §App-Provided Tools) is called in that View
+//     (AppToolCall: the host page sends the View tools/call and writes its
+//     answer into the conversation);
+//     A call request may ask for its outcome ("if it succeeds, answer W1
+//     reversed; if it fails, answer W2 reversed"): the answer then ends
+//     with the matching word reversed (Outcome);
 //   - a request to list tools ("list … tools", "which tools") answers with
 //     the names of the tools the model can see;
 //   - "reply with this word reversed ...: WORD" (the suite's agent control
@@ -35,6 +41,8 @@ type Agent struct {
 	conns   []*conn
 	defects DefectSet
 	calls   callRegistry
+	// appTools are the tools the shown Views provide (nil: none).
+	appTools *appToolRegistry
 
 	mu           sync.Mutex
 	modelContext []json.RawMessage
@@ -53,10 +61,13 @@ type Launch struct {
 }
 
 var (
-	callTool  = regexp.MustCompile(`(?is)\bcall the tool\s+([A-Za-z0-9_.\-]+)\s+with arguments\s+(\{.*\})`)
-	runSuite  = regexp.MustCompile(`(?i)\b(run|start|open|launch)\b.*\bconformance\b`)
-	listTools = regexp.MustCompile(`(?i)\b(list|which|what)\b.*\btools?\b`)
-	askCtx    = regexp.MustCompile(`(?i)\bmodel context\b`)
+	callTool = regexp.MustCompile(`(?is)\bcall the tool\s+([A-Za-z0-9_.\-]+)\s+with arguments\s+(\{.*\})`)
+	// The outcome a call request asks to be told (the suite's
+	// tools/closed-app-tool-errors).
+	callOutcome = regexp.MustCompile(`(?i)\bif it succeeds, answer\s+([A-Za-z0-9_-]+)\s+reversed\b.*?\bif it fails, answer\s+([A-Za-z0-9_-]+)\s+reversed\b`)
+	runSuite    = regexp.MustCompile(`(?i)\b(run|start|open|launch)\b.*\bconformance\b`)
+	listTools   = regexp.MustCompile(`(?i)\b(list|which|what)\b.*\btools?\b`)
+	askCtx      = regexp.MustCompile(`(?i)\bmodel context\b`)
 	// The suite's agent control question (fixtures/suite/tests/helpers.ts,
 	// agentControlQuestion).
 	askReversed = regexp.MustCompile(`(?i)\breversed\b`)
@@ -119,6 +130,52 @@ func (a *Agent) CallTool(ctx context.Context, name string, args map[string]any) 
 		return fmt.Sprintf("Called %s: %s", name, text), nil, nil
 	}
 	return fmt.Sprintf("Calling %s.", name), l, nil
+}
+
+// ViewCall is an agent's call of a tool a shown View provides (draft
+// "Host → App: Call app-registered tool"): the host page sends the View
+// of CallID a tools/call (ui/call-view-tool in the v2 dialect) and writes
+// the View's answer into the conversation.
+type ViewCall struct {
+	CallID    string         `json:"callId"`
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+	// What the answer ends with when the call succeeds or fails (Outcome).
+	OnSuccess string `json:"onSuccess,omitempty"`
+	OnError   string `json:"onError,omitempty"`
+}
+
+// AppToolCall is the agent's answer to "call the tool NAME with arguments
+// {JSON}" when NAME is a tool a shown View provides; nil when the message
+// asks for no such tool (Reply answers it, and a tool no one provides,
+// such as one of a closed View, is an error there).
+func (a *Agent) AppToolCall(text string) *ViewCall {
+	m := callTool.FindStringSubmatch(text)
+	if m == nil || a.appTools == nil || reverseWord.MatchString(text) {
+		return nil
+	}
+	callID, ok := a.appTools.viewOf(m[1])
+	if !ok {
+		return nil
+	}
+	var args map[string]any
+	if err := json.Unmarshal([]byte(m[2]), &args); err != nil {
+		return nil
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	return &ViewCall{CallID: callID, Name: m[1], Arguments: args}
+}
+
+// Outcome is what a call request asks the answer to end with when the
+// call succeeds and when it fails (each word reversed), or "" and "" when
+// it asks nothing.
+func Outcome(text string) (onSuccess, onError string) {
+	if m := callOutcome.FindStringSubmatch(text); m != nil && callTool.MatchString(text) {
+		return reverse(m[1]), reverse(m[2])
+	}
+	return "", ""
 }
 
 // SetModelContext stores the app's latest model context; only the last

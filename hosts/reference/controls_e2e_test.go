@@ -341,12 +341,13 @@ func TestControlsContainerResize(t *testing.T) {
 	openProbe(t, page, "ctl-resize-"+nonce(), 0)
 	call := cardCalls(t, page)[0]
 	waitInitialized(t, page, call)
+	// Inline, both axes are flexible: maxWidth is the card's width.
 	var initial struct {
-		Width     *float64 `json:"width"`
+		Width     *float64 `json:"maxWidth"`
 		MaxHeight *float64 `json:"maxHeight"`
 	}
 	if err := json.Unmarshal(hostContextOf(t, page, call)["containerDimensions"], &initial); err != nil || initial.Width == nil {
-		t.Fatalf("ui/initialize gave no containerDimensions.width: %v", err)
+		t.Fatalf("ui/initialize gave no containerDimensions.maxWidth: %v", err)
 	}
 	frameWidth := func() float64 {
 		v, err := page.Locator(fmt.Sprintf(`[data-testid="app-card"][data-call=%q] iframe[data-testid="app-frame"]`, call)).Evaluate(`(f) => Math.round(f.getBoundingClientRect().width)`, nil)
@@ -385,7 +386,7 @@ func TestControlsContainerResize(t *testing.T) {
 	}
 	waitDims := func(width float64) {
 		t.Helper()
-		want := fmt.Sprintf(`{"maxHeight":6000,"width":%v}`, width)
+		want := fmt.Sprintf(`{"maxHeight":6000,"maxWidth":%v}`, width)
 		var d []json.RawMessage
 		if !poll(10*time.Second, func() bool {
 			d = dimsUpdates()
@@ -419,7 +420,7 @@ func TestControlsContainerResize(t *testing.T) {
 	eventually(t, 10*time.Second, "the card did not get narrower with the window", func() bool { mid = frameWidth(); return mid < *initial.Width })
 	waitDims(mid)
 	updates := dimsUpdates()
-	prev := json.RawMessage(fmt.Sprintf(`{"maxHeight":6000,"width":%v}`, *initial.Width))
+	prev := json.RawMessage(fmt.Sprintf(`{"maxHeight":6000,"maxWidth":%v}`, *initial.Width))
 	for _, d := range updates {
 		if sameJSON(d, prev) {
 			t.Errorf("the View was told containerDimensions %s again, unchanged (all: %s)", d, rawList(updates))

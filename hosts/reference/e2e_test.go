@@ -44,6 +44,10 @@ func TestSuitePassesOnReferenceHost(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	var live []string
+	// An unarmed run (the evaluate bridge) never calls the relay tool: the
+	// relay's e2e no longer makes an evaluate run of its own to see it.
+	hub := e2etest.Session(t).Fixtures.MainServer.Relay()
+	calls0 := hub.RelayCalls()
 	hr, err := runner.Run(ctx, reference.New(), runner.Options{
 		Env:    env(t),
 		Stall:  time.Minute,
@@ -51,6 +55,9 @@ func TestSuitePassesOnReferenceHost(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatalf("run: %v", err)
+	}
+	if n := hub.RelayCalls() - calls0; n != 0 {
+		t.Errorf("the evaluate run made %d relay calls: an unarmed run's View must never call the relay", n)
 	}
 	if len(hr.Cases) < 12 {
 		t.Fatalf("only %d cases ran, want at least 12", len(hr.Cases))
@@ -257,9 +264,10 @@ func TestScreenshotForREADME(t *testing.T) {
 
 // probeChecks are the checks that open a probe View (launchProbe).
 var probeChecks = []string{
-	"negotiation/ui-resource-read", "negotiation/legacy-resource-uri", "negotiation/ui-meta-listing-fallback",
-	"negotiation/ui-meta-content-precedence", "lifecycle/result-after-delay", "lifecycle/tool-cancelled",
-	"lifecycle/teardown-sent", "lifecycle/teardown-awaited", "lifecycle/request-teardown", "csp/default-restrictive",
+	"negotiation/ui-resource-read", "negotiation/annotated-tool-rendered", "negotiation/legacy-resource-uri", "negotiation/ui-meta-listing-fallback",
+	"negotiation/ui-meta-content-precedence", "lifecycle/result-after-delay", "lifecycle/result-with-resource-link", "lifecycle/tool-cancelled",
+	"lifecycle/teardown-sent", "lifecycle/teardown-awaited", "lifecycle/request-teardown", "lifecycle/request-teardown-awaited", "csp/default-restrictive",
+	"csp/default-object-src", "csp/declared-frame-allowed", "csp/policy-declared-only",
 }
 
 // The probe checks pass through either path of launchProbe: with no agent

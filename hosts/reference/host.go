@@ -320,6 +320,11 @@ func (h *Host) pressOnCard(marker string, controls func(card playwright.Locator)
 
 // ConfirmDialog accepts the host's confirmation dialog of that kind.
 func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	if req.Dialog == protocol.DialogDownload && h.variations["download-toast-unconfirmed"] {
+		// The driver was not told of the download toast (as a profile
+		// whose CONFIRM or DIALOGS leaves downloads out).
+		return browserhost.UnsupportedDialog(req, "the driver was not told how this host asks before a download"), nil
+	}
 	sel := fmt.Sprintf(`[data-testid="dialog-%s"] [data-testid="dialog-confirm"]`, req.Dialog)
 	if err := h.ClickWhenVisible(sel, 5*time.Second); err != nil {
 		return protocol.Result{OK: false, Error: fmt.Sprintf("no %s dialog appeared: %v", req.Dialog, err)}, nil
@@ -355,7 +360,7 @@ func (h *Host) ReadModelToolList(ctx context.Context, req protocol.Request) (pro
 	if h.srv == nil {
 		return protocol.Result{}, errors.New("backend not started")
 	}
-	b, _ := json.Marshal(h.srv.modelToolNames())
+	b, _ := json.Marshal(h.srv.ModelToolNames())
 	return protocol.Result{OK: true, Value: b}, nil
 }
 

@@ -124,6 +124,11 @@ func visibility(t *mcp.Tool) []string {
 // deprecated flat key (S L347; the SDK's getToolUiResourceUri does the same:
 // "Host developers must check both formats").
 func resourceURI(t *mcp.Tool, defects DefectSet) string {
+	// The defect: a tool that declares MCP annotations gets no app
+	// (vscode #336916).
+	if defects["annotated-tool-no-ui"] && t.Annotations != nil {
+		return ""
+	}
 	if s, ok := uiMeta(t.Meta)["resourceUri"].(string); ok {
 		return s
 	}
@@ -142,6 +147,12 @@ type uiResource struct {
 	MIMEType string         `json:"mimeType"`
 	HTML     string         `json:"html"`
 	UI       map[string]any `json:"ui"`
+	// Policy is the CSP the page puts into the View's own document as a
+	// <meta>, where no sandbox proxy serves it (the no-sandbox-proxy
+	// defect): a host without a proxy can still apply the declared CSP, so
+	// the defect breaks only the proxy requirement (one root cause, one
+	// red).
+	Policy string `json:"policy,omitempty"`
 }
 
 // readUI fetches a UI resource with resources/read (S L391) and merges
@@ -183,7 +194,24 @@ func (c *conn) readUI(ctx context.Context, uri string, defects DefectSet) (*uiRe
 			ui[k] = v
 		}
 	}
-	return &uiResource{URI: uri, MIMEType: item.MIMEType, HTML: html, UI: ui}, nil
+	r := &uiResource{URI: uri, MIMEType: item.MIMEType, HTML: html, UI: ui}
+	if defects["no-sandbox-proxy"] {
+		r.Policy = buildCSP(declaredCSP(ui), defects)
+	}
+	return r, nil
+}
+
+// declaredCSP is _meta.ui.csp of a merged ui map, nil when none is declared.
+func declaredCSP(ui map[string]any) *uiCSP {
+	raw, ok := ui["csp"]
+	if !ok || raw == nil {
+		return nil
+	}
+	var c uiCSP
+	if json.Unmarshal(toJSON(raw), &c) != nil {
+		return nil
+	}
+	return &c
 }
 
 func toJSON(v any) json.RawMessage {

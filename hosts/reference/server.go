@@ -25,6 +25,9 @@ type Server struct {
 	conns      []*conn
 	defects    DefectSet
 	variations VariationSet
+	// appTools are the tools the shown Views provide (draft §App-Provided
+	// Tools), in the agent's tool list while their View is shown.
+	appTools appToolRegistry
 
 	hostLn, sandboxLn net.Listener
 	hostSrv, sandbox  *http.Server
@@ -78,7 +81,7 @@ func NewServer(ctx context.Context, o ServerOptions) (*Server, error) {
 		}
 		s.conns = append(s.conns, c)
 	}
-	s.Agent = &Agent{conns: s.conns, defects: s.defects}
+	s.Agent = &Agent{conns: s.conns, defects: s.defects, appTools: &s.appTools}
 
 	addr := o.Listen
 	if addr == "" {
@@ -168,6 +171,20 @@ func (s *Server) hostMux() *http.ServeMux {
 		s.Agent.SetModelContext(body)
 		writeJSON(w, map[string]any{})
 	})
+	// A View's tools, once the host page has listed them; none when it
+	// removes the View.
+	m.HandleFunc("POST /api/app-tools", func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			CallID string   `json:"callId"`
+			Tools  []string `json:"tools"`
+		}
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&body); err != nil || body.CallID == "" {
+			http.Error(w, "want {callId, tools}", http.StatusBadRequest)
+			return
+		}
+		s.appTools.set(body.CallID, body.Tools)
+		writeJSON(w, map[string]any{})
+	})
 	m.HandleFunc("POST /api/sample", func(w http.ResponseWriter, r *http.Request) {
 		var body json.RawMessage
 		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&body); err != nil {
@@ -182,7 +199,7 @@ func (s *Server) hostMux() *http.ServeMux {
 		writeJSON(w, map[string]any{"result": res})
 	})
 	m.HandleFunc("GET /api/model-tools", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, s.modelToolNames())
+		writeJSON(w, s.ModelToolNames())
 	})
 	// The tool picker: the same tools, with what the picker shows, and a
 	// direct call that takes the agent's path (the reply is /api/chat's).
@@ -301,12 +318,34 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	reply, launch, err := s.Agent.Reply(r.Context(), req.Text)
-	if err != nil {
-		writeJSON(w, map[string]any{"reply": "Error: " + err.Error()})
+	onSuccess, onError := Outcome(req.Text)
+	// A tool a shown View provides: the page calls it in the View.
+	if vc := s.Agent.AppToolCall(req.Text); vc != nil {
+		vc.OnSuccess, vc.OnError = onSuccess, onError
+		writeJSON(w, map[string]any{"reply": fmt.Sprintf("Calling %s (a tool of the app).", vc.Name), "viewCall": vc})
 		return
 	}
-	writeJSON(w, map[string]any{"reply": reply, "launch": launch})
+	// The defect closed-app-tool-answered: a call of a tool of a View the
+	// host has removed gets an empty success instead of an error.
+	if m := callTool.FindStringSubmatch(req.Text); m != nil && s.defects["closed-app-tool-answered"] && s.appTools.wasClosed(m[1]) {
+		writeJSON(w, map[string]any{"reply": withOutcome(fmt.Sprintf("Called %s: (no text)", m[1]), onSuccess)})
+		return
+	}
+	reply, launch, err := s.Agent.Reply(r.Context(), req.Text)
+	if err != nil {
+		writeJSON(w, map[string]any{"reply": withOutcome("Error: "+err.Error(), onError)})
+		return
+	}
+	writeJSON(w, map[string]any{"reply": withOutcome(reply, onSuccess), "launch": launch})
+}
+
+// withOutcome ends an answer with the outcome word a call request asked
+// for (Outcome), if any.
+func withOutcome(reply, word string) string {
+	if word == "" {
+		return reply
+	}
+	return reply + " " + word
 }
 
 // handleToolCall is the user calling a tool from the tool picker:
@@ -455,6 +494,19 @@ func buildCSP(c *uiCSP, defects DefectSet) string {
 		// The defect: no declaration is taken to mean "no restriction".
 		return "default-src * data: blob: 'unsafe-inline' 'unsafe-eval'; object-src 'none'"
 	}
+	if c == nil && defects["default-object-src-missing"] {
+		// The defect: the default lists the fetch directives the stable
+		// text names but neither default-src 'none' nor object-src 'none',
+		// so nothing restricts plugin content.
+		return "script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+			"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; base-uri 'self'"
+	}
+	if c == nil && defects["default-csp-allowlist"] {
+		// The defect: the default admits a fixed third-party CDN for
+		// connections and images (as ChatGPT's did, ext-apps #434).
+		return "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+			"img-src 'self' data: https://cdn.jsdelivr.net; media-src 'self' data:; connect-src https://cdn.jsdelivr.net; object-src 'none'; base-uri 'self'"
+	}
 	if c == nil {
 		// base-uri does not fall back to default-src; the proxy rules ask
 		// for 'self' unless baseUriDomains are declared (S L482).
@@ -462,6 +514,12 @@ func buildCSP(c *uiCSP, defects DefectSet) string {
 			"img-src 'self' data:; media-src 'self' data:; connect-src 'none'; object-src 'none'; base-uri 'self'"
 	}
 	res := strings.Join(sanitizeDomains(c.ResourceDomains), " ")
+	if defects["resource-domains-ignored"] {
+		// The defect: a fixed policy for scripts, styles, images, fonts
+		// and media, whatever resourceDomains declares (claude.ai, ext-apps
+		// #761).
+		res = ""
+	}
 	src := func(base string, extra string) string {
 		return strings.TrimSpace(base + " " + extra)
 	}
@@ -479,6 +537,10 @@ func buildCSP(c *uiCSP, defects DefectSet) string {
 	}
 	if defects["csp-undeclared-connect-allowed"] {
 		connect += " *"
+	}
+	if defects["frame-domains-ignored"] {
+		// The defect: frame-src stays 'none' whatever frameDomains declares.
+		frame = "'none'"
 	}
 	if defects["frame-src-open"] {
 		frame = "*"
@@ -542,18 +604,20 @@ func sanitizeDomains(ds []string) []string {
 	return out
 }
 
-// modelToolNames is the agent's tool list as the model sees it: under the
+// ModelToolNames is the agent's tool list as the model sees it: under the
 // model-tool-names-namespaced variation each name carries its server's
 // prefix ("s0__conformance_suite").
-func (s *Server) modelToolNames() []string {
-	if !s.variations["model-tool-names-namespaced"] {
-		return s.Agent.ModelTools()
-	}
+func (s *Server) ModelToolNames() []string {
 	var names []string
-	for _, t := range s.Agent.ModelToolInfo() {
-		names = append(names, t.Server+"__"+t.Name)
+	if !s.variations["model-tool-names-namespaced"] {
+		names = s.Agent.ModelTools()
+	} else {
+		for _, t := range s.Agent.ModelToolInfo() {
+			names = append(names, t.Server+"__"+t.Name)
+		}
 	}
-	return names
+	// The shown Views' own tools (draft §App-Provided Tools).
+	return append(names, s.appTools.names()...)
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

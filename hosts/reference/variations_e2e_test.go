@@ -24,8 +24,13 @@ import (
 // the difference. The specificity pass (selftest) then proves no check
 // goes red under it.
 func TestVariationsTakeEffect(t *testing.T) {
+	// Beside the throttled run of TestVerdictsIndependentOfSpeed, which
+	// mostly waits.
+	t.Parallel()
 	e2etest.Require(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// A guard against a hang, not a speed limit: beside the throttled run,
+	// on a loaded CI machine, the 55 subtests took over 5 minutes.
+	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
 	proven := map[string]bool{}
 	run := func(name string, variations []string, f func(t *testing.T, p *varPage)) {
@@ -74,6 +79,32 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Errorf("host-context-changed has %v, want the whole context (%d fields) with theme dark", keys(params), len(full))
 		}
 	})
+	one("wire-v2", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-wire-v2")
+		p.waitLog("→ view", "ui/list-view-tools")
+		if got := p.sent("tools/list"); len(got) != 0 {
+			t.Errorf("the host sent tools/list under wire-v2: %v", got)
+		}
+		p.rpc("ui/log", map[string]any{"level": "info", "data": "wire-v2 log"}, true)
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(p.hostLog(), "wire-v2 log") && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if !strings.Contains(p.hostLog(), "wire-v2 log") {
+			t.Errorf("the host did not log the View's ui/log; host log:\n%s", p.hostLog())
+		}
+	})
+	one("app-tools-unsupported", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-no-app-tools")
+		// The host lists a View's tools as soon as it is initialized, before
+		// its tool-input: by the probe's tool-input a listing would be sent.
+		waitReports(t, "var-no-app-tools", "tool-result")
+		for _, m := range []string{"tools/list", "ui/list-view-tools"} {
+			if got := p.sent(m); len(got) != 0 {
+				t.Errorf("the host sent %s under app-tools-unsupported: %v", m, got)
+			}
+		}
+	})
 	one("theme-dark-initially", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-dark")
 		if got := p.initResult()["hostContext"].(map[string]any)["theme"]; got != "dark" {
@@ -103,6 +134,30 @@ func TestVariationsTakeEffect(t *testing.T) {
 		}
 		if h, _ := el.Evaluate(`(f) => f.style.height`, nil); h != "480px" {
 			t.Errorf("after size-changed the frame is %v high, want the fixed 480px", h)
+		}
+	})
+	one("container-fixed-width", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-fixed-width")
+		cd := p.initResult()["hostContext"].(map[string]any)["containerDimensions"].(map[string]any)
+		if _, flexible := cd["maxWidth"]; flexible || cd["width"] == nil || cd["maxHeight"] == nil {
+			t.Errorf("containerDimensions %v, want a fixed width and a flexible height", cd)
+		}
+		p.rpc("ui/notifications/size-changed", map[string]any{"width": 300, "height": 360}, true)
+		el, err := p.proxy().FrameElement()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The height is applied, the width stays the host's.
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			if h, _ := el.Evaluate(`(f) => f.style.height`, nil); h == "360px" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("size-changed height 360 was not applied")
+			}
+		}
+		if w, _ := el.Evaluate(`(f) => f.style.width`, nil); w != "" {
+			t.Errorf("after size-changed width 300 the frame's width is %q, want the host's own", w)
 		}
 	})
 	one("no-optional-capabilities", func(t *testing.T, p *varPage) {

@@ -167,7 +167,9 @@ func (p *varPage) rpcConfirmed(dialog, method string, params any) map[string]any
 	p.t.Helper()
 	done := make(chan map[string]any, 1)
 	go func() { done <- p.rpc(method, params, false) }()
-	ms := 5000.0
+	// A hang guard, not a speed limit: 5 s once ran out on a loaded CI
+	// machine before the host page drew the dialog.
+	ms := 30000.0
 	if err := p.page.Locator(fmt.Sprintf(`[data-testid="dialog-%s"] [data-testid="dialog-confirm"]`, dialog)).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
 		p.t.Fatalf("%s: no %s dialog: %v", method, dialog, err)
 	}
@@ -180,7 +182,7 @@ func (p *varPage) rpc(method string, params any, notification bool) map[string]a
 		const id = "variation-probe-" + Math.random();
 		const msg = notification ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", id, method, params };
 		if (notification) { parent.postMessage(msg, "*"); return resolve(null); }
-		const timer = setTimeout(() => resolve(null), 5000);
+		const timer = setTimeout(() => resolve(null), 30000); // a hang guard
 		addEventListener("message", function l(e) {
 			if (e.data && e.data.id === id) { removeEventListener("message", l); clearTimeout(timer); resolve(e.data); }
 		});

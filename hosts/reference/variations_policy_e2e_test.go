@@ -1,6 +1,7 @@
 package reference_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/protocol"
 )
 
 // variationProof is one variation's end-to-end proof, run by
@@ -105,6 +108,37 @@ var policyProofs = []variationProof{
 			t.Errorf("the host log does not say %s:\n%s", want, p.hostLog())
 		}
 	}},
+	// The *-unanswered variations: the host asks its user, and the driver
+	// does not answer (a profile without CONFIRM or APPROVE). The request
+	// stays unanswered while the question is on the page; the user
+	// answering it settles the request.
+	{"download-toast-unconfirmed", func(t *testing.T, p *varPage) {
+		// The driver was not told of the toast: confirmDialog answers
+		// unsupported for a download (and only for it).
+		h := reference.NewWith(nil, reference.VariationSet{"download-toast-unconfirmed": true})
+		if r, err := h.ConfirmDialog(context.Background(), protocol.Request{Kind: protocol.KindConfirmDialog, Dialog: protocol.DialogDownload}); err != nil || !r.Unsupported {
+			t.Errorf("confirmDialog download answered %+v (%v), want unsupported", r, err)
+		}
+		p.openProbeView("var-download-toast")
+		params := map[string]any{"contents": []any{map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///x/toast.txt", "mimeType": "text/plain", "text": "x"}}}}
+		unansweredWhileAsking(t, p, "ui/download-file", params, `[data-testid="toast-download"]`, "Download 1 file?", `[data-testid="toast-confirm"]`)
+	}},
+	{"message-consent-unanswered", func(t *testing.T, p *varPage) {
+		p.openProbeView("var-consent-unanswered")
+		params := map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "unanswered-consent-marker"}}}
+		unansweredWhileAsking(t, p, "ui/message", params, `[data-testid="dialog-message"]`, "unanswered-consent-marker", `[data-testid="dialog-message"] [data-testid="dialog-confirm"]`)
+	}},
+	{"tool-call-approval-unanswered", func(t *testing.T, p *varPage) {
+		// The probe View reports through tools/call: the test's user
+		// approves while it opens.
+		approve := p.page.Locator(`[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`)
+		stop := browserhost.AutoClick(approve, 100*time.Millisecond, nil, nil)
+		p.openProbeView("var-tool-approval-unanswered")
+		stop()
+		time.Sleep(300 * time.Millisecond)
+		params := map[string]any{"name": mcpserver.ToolProbe, "arguments": map[string]any{"op": "config"}}
+		unansweredWhileAsking(t, p, "tools/call", params, `[data-testid="dialog-tool-call"]`, mcpserver.ToolProbe, `[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`)
+	}},
 	{"no-sandbox-capability", func(t *testing.T, p *varPage) {
 		p.openSuiteView()
 		if _, has := p.initResult()["hostCapabilities"].(map[string]any)["sandbox"]; has {
@@ -131,4 +165,31 @@ var policyProofs = []variationProof{
 			t.Errorf("the model's tool list %s, want every name prefixed with its server (s0__model_only_probe)", s)
 		}
 	}},
+}
+
+// unansweredWhileAsking sends method from the View and proves that the
+// host asks its user (the question, matched by sel, shows text, covers
+// nothing) and does not answer until the user presses confirm.
+func unansweredWhileAsking(t *testing.T, p *varPage, method string, params any, sel, text, confirm string) {
+	t.Helper()
+	done := make(chan map[string]any, 1)
+	go func() { done <- p.rpc(method, params, false) }()
+	select {
+	case r := <-done:
+		t.Fatalf("%s answered %v before the user answered the question", method, r)
+	case <-time.After(1500 * time.Millisecond):
+	}
+	q := p.page.Locator(sel).Last()
+	if txt, err := q.TextContent(); err != nil || !strings.Contains(txt, text) {
+		t.Fatalf("the question %s shows %q (%v), want %q in it", sel, txt, err, text)
+	}
+	if n, _ := p.page.Locator(`.backdrop`).Count(); n != 0 {
+		t.Errorf("the question is modal (%d backdrops): left unanswered it would cover the page", n)
+	}
+	if err := p.page.Locator(confirm).Last().Click(); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-done; r == nil || r["result"] == nil {
+		t.Errorf("%s after the user answered: %v, want a result", method, r)
+	}
 }

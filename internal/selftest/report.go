@@ -29,7 +29,7 @@ func RunAndReport(ctx context.Context, tab Table, o Options, specificity bool, w
 		return s.OK(), nil
 	}
 	start = time.Now()
-	sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Parallel: o.Parallel, Run: o.Run},
+	sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Parallel: o.Parallel, Run: o.Run, Scope: o.Scope},
 		Progress: func(r VariationRun) { PrintVariationRun(w, r) }})
 	if err != nil {
 		return false, err

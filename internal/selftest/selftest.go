@@ -48,6 +48,10 @@ type Expect struct {
 	// (the behaviour it judges is what the defect breaks); PASS, or SKIP
 	// where Skip allows, is fine too.
 	Blocked map[string]string `json:"blocked,omitempty"`
+	// BlockedAll: every check other than Red may end BLOCKED by this one
+	// (a defect of the ui/initialize handshake, which every check rests
+	// on: engine.ts blocks them all by the check that judges it).
+	BlockedAll string `json:"blockedAll,omitempty"`
 	// Cascade: checks the defect still turns red beyond its own although
 	// their verdict rests on the broken behaviour (judged by the named
 	// check) and no precondition blocks them yet. Tolerated, and counted
@@ -88,6 +92,13 @@ type DefectRun struct {
 	// failures), undeclared skips, harness errors.
 	Problems []string
 	Err      error
+	// Group: the defects the run held together (the area scope's
+	// DefectGroups) when it was judged from a run of them all; nil when the
+	// defect ran alone.
+	Group []string
+	// GroupProblems: what the run of its group showed, when that sent the
+	// defect to run alone (for the log: which groupmates do not mix).
+	GroupProblems []string
 }
 
 // Summary is the whole self-test.
@@ -231,8 +242,7 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 	for _, d := range reference.Defects {
 		names = append(names, d.Name)
 	}
-	runs := runAll(len(names), o.Parallel, func(i int) DefectRun {
-		d := names[i]
+	alone := func(d string) DefectRun {
 		r := DefectRun{Defect: d}
 		set, _ := reference.ParseDefects([]string{d})
 		ro := runner.Options{Env: o.Env}
@@ -243,7 +253,13 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 		r.Cases, r.Err = hr.Cases, err
 		r.Problems = Problems(tab.Defects[d], hr.Cases)
 		return r
-	}, o.Progress)
+	}
+	var runs []DefectRun
+	if o.Scope == ScopeArea {
+		runs = runGrouped(ctx, tab, names, o, alone)
+	} else {
+		runs = runAll(len(names), o.Parallel, func(i int) DefectRun { return alone(names[i]) }, o.Progress)
+	}
 	s.Runs = runs
 
 	// A check is proven when it went red under every defect meant to break
@@ -290,6 +306,162 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 	return s, nil
 }
 
+// SessionAreas are the areas whose defects act on what every check rests
+// on: the session and its negotiation, the lifecycle of every View (its
+// tool-input and tool-result, its teardown), the sandbox proxy and the
+// View's frame, the context every View gets, the errors any request may
+// meet. A defect in one of them may change verdicts in any area, so it
+// runs alone in the area scope, never in a group.
+var SessionAreas = []string{"negotiation", "lifecycle", "sandbox", "security", "errors", "context"}
+
+// AloneDefects act, whatever their areas, on what checks of every area
+// rest on, and run alone in the area scope too: app-tools-blocked refuses
+// every tools/call of a View, so no check can read the fixture server
+// (its group ran again member by member in CI on 2026-12-02).
+var AloneDefects = []string{"app-tools-blocked"}
+
+// DefectGroups packs defects for the area scope: the defects of a group
+// have no area in common (each area's checks see one defect at most); a
+// defect with an area of SessionAreas, one of AloneDefects, or one whose
+// entry names no check (its area scope would be the whole catalogue), is
+// alone. Larger area sets are placed first.
+func DefectGroups(tab Table, names []string) [][]string {
+	areas := func(d string) []string { return areaGlobs(tab.Defects[d].touched()) }
+	solo := func(d string) bool {
+		as := areas(d)
+		return len(as) == 0 || slices.Contains(AloneDefects, d) ||
+			slices.ContainsFunc(as, func(g string) bool { return slices.Contains(SessionAreas, strings.TrimSuffix(g, "/*")) })
+	}
+	return packByArea(names, areas, solo)
+}
+
+// packByArea packs names into sets whose members share no area (areas of
+// each), those with the most areas placed first; a name solo holds for
+// gets a set of its own that takes no one else. Both area scopes pack with
+// it: defects (DefectGroups) and variations (packScoped).
+func packByArea(names []string, areas func(string) []string, solo func(string) bool) [][]string {
+	order := slices.Clone(names)
+	sort.SliceStable(order, func(i, j int) bool { return len(areas(order[i])) > len(areas(order[j])) })
+	var sets [][]string
+	var used []map[string]bool // nil: a solo set, closed
+	for _, n := range order {
+		as := areas(n)
+		placed := false
+		for i := range sets {
+			if solo(n) {
+				break
+			}
+			if used[i] == nil || slices.ContainsFunc(as, func(a string) bool { return used[i][a] }) {
+				continue
+			}
+			sets[i] = append(sets[i], n)
+			for _, a := range as {
+				used[i][a] = true
+			}
+			placed = true
+			break
+		}
+		if placed {
+			continue
+		}
+		sets = append(sets, []string{n})
+		var m map[string]bool
+		if !solo(n) {
+			m = map[string]bool{}
+			for _, a := range as {
+				m[a] = true
+			}
+		}
+		used = append(used, m)
+	}
+	return sets
+}
+
+// runGrouped is the area scope's mutation pass: each group of
+// DefectGroups runs as one reference host holding all its defects, over
+// the union of their areas, and each defect is judged on the checks of its
+// own areas. The group's defects share no area, so each area's checks run
+// under one defect, as they would alone; the host page starts once per
+// group instead of once per defect. Where any member's judgement shows a
+// problem (or the run fails), every member runs again alone, so that what
+// is reported is each defect's own: a group never hides or invents a
+// problem. What it could hide is a defect that no longer breaks its checks
+// while a groupmate, reaching beyond its own areas, breaks them instead;
+// the full scope runs each defect alone over the whole catalogue.
+func runGrouped(ctx context.Context, tab Table, names []string, o Options, alone func(string) DefectRun) []DefectRun {
+	groups := DefectGroups(tab, names)
+	byGroup := runAll(len(groups), o.Parallel, func(i int) []DefectRun {
+		g := groups[i]
+		if len(g) == 1 {
+			return []DefectRun{alone(g[0])}
+		}
+		set, err := reference.ParseDefects(g)
+		if err != nil {
+			return nil
+		}
+		ro := runner.Options{Env: o.Env}
+		for _, d := range g {
+			for _, a := range areaGlobs(tab.Defects[d].touched()) {
+				if !slices.Contains(ro.Selection.Globs, a) {
+					ro.Selection.Globs = append(ro.Selection.Globs, a)
+				}
+			}
+		}
+		hr, err := o.Run(ctx, reference.NewWithDefects(set), ro)
+		out := make([]DefectRun, len(g))
+		clean := err == nil
+		for j, d := range g {
+			globs := areaGlobs(tab.Defects[d].touched())
+			var cases []report.Case
+			for _, c := range hr.Cases {
+				if slices.Contains(globs, c.Area()+"/*") {
+					cases = append(cases, c)
+				}
+			}
+			out[j] = DefectRun{Defect: d, Cases: cases, Err: err, Problems: Problems(tab.Defects[d], cases), Group: g}
+			clean = clean && len(out[j].Problems) == 0
+		}
+		if !clean {
+			var seen []string
+			for j := range g {
+				for _, p := range out[j].Problems {
+					seen = append(seen, out[j].Defect+": "+p)
+				}
+				if out[j].Err != nil {
+					seen = append(seen, out[j].Defect+": "+out[j].Err.Error())
+				}
+			}
+			for j, d := range g {
+				out[j] = alone(d)
+				out[j].GroupProblems = seen
+			}
+		}
+		return out
+	}, func(rs []DefectRun) {
+		if o.Progress != nil {
+			for _, r := range rs {
+				o.Progress(r)
+			}
+		}
+	})
+	// In the order of names, as the full scope reports them.
+	at := map[string]DefectRun{}
+	for _, rs := range byGroup {
+		for _, r := range rs {
+			at[r.Defect] = r
+		}
+	}
+	runs := make([]DefectRun, 0, len(names))
+	for _, d := range names {
+		r, ok := at[d]
+		if !ok {
+			r = DefectRun{Defect: d, Err: fmt.Errorf("defect %s was in no group run", d)}
+		}
+		runs = append(runs, r)
+	}
+	return runs
+}
+
 // runAll runs job for each of n runs, at most parallel at a time, and
 // hands each result to progress (one at a time) as it finishes; the
 // results keep the runs' order.
@@ -325,6 +497,9 @@ func (e Expect) touched() []string {
 	for c := range e.Cascade {
 		out = append(out, c)
 	}
+	if e.BlockedAll != "" {
+		out = append(out, e.BlockedAll)
+	}
 	return out
 }
 
@@ -339,6 +514,9 @@ func Problems(e Expect, cases []report.Case) []string {
 	for _, c := range cases {
 		meant := slices.Contains(e.Red, c.ID)
 		blocker, mayBlock := e.Blocked[c.ID]
+		if !mayBlock && !meant && e.BlockedAll != "" {
+			blocker, mayBlock = e.BlockedAll, true
+		}
 		_, cascade := e.Cascade[c.ID]
 		switch {
 		case meant && !isRed(c.Status):

@@ -2,6 +2,7 @@ package selftest_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -39,7 +40,14 @@ func TestSelfTest(t *testing.T) {
 		Parallel: 3,
 		Env:      env,
 		Progress: func(r selftest.DefectRun) {
-			t.Logf("%6.1fs %s: %d problem(s)", time.Since(start).Seconds(), r.Defect, len(r.Problems))
+			in := ""
+			if r.Group != nil {
+				in = fmt.Sprintf(" (judged from one run of %v)", r.Group)
+			}
+			if r.GroupProblems != nil {
+				in = fmt.Sprintf(" (alone: its group's run showed %v)", r.GroupProblems)
+			}
+			t.Logf("%6.1fs %s: %d problem(s)%s", time.Since(start).Seconds(), r.Defect, len(r.Problems), in)
 		},
 	})
 	if err != nil {
@@ -69,5 +77,6 @@ func TestSelfTest(t *testing.T) {
 	}
 	t.Logf("mutation score %d/%d, precision %d/%d defects (scope %s) in %s", len(s.Proven), s.Checks,
 		len(s.Runs)-len(s.Extra), len(s.Runs), scope, time.Since(start).Round(time.Second))
-	checkSpecificity(t, ctx, env)
+	checkCascades(t, tab, s.Runs)
+	checkSpecificity(t, ctx, env, scope)
 }

@@ -147,6 +147,33 @@ func TestBlockedDependents(t *testing.T) {
 	}
 }
 
+// A defect of the handshake (blockedAll): every other check may end
+// BLOCKED by the one named, and only by it; red is still a problem, and
+// the blocker's own area is what the area scope runs.
+func TestBlockedAllAllowsEveryOtherCheckBlockedByTheOne(t *testing.T) {
+	e := selftest.Expect{Red: []string{"a/base"}, BlockedAll: "a/base"}
+	cases := []report.Case{
+		{TestMeta: protocol.TestMeta{ID: "a/base"}, Status: protocol.StatusFail},
+		{TestMeta: protocol.TestMeta{ID: "a/x"}, Status: protocol.StatusBlocked, BlockedBy: []string{"a/base"}},
+		{TestMeta: protocol.TestMeta{ID: "b/y"}, Status: protocol.StatusBlocked, BlockedBy: []string{"a/base"}},
+		{TestMeta: protocol.TestMeta{ID: "b/z"}, Status: protocol.StatusPass},
+	}
+	if got := selftest.Problems(e, cases); len(got) != 0 {
+		t.Errorf("checks blocked by the handshake's judge: problems %q, want none", got)
+	}
+	cases = append(cases,
+		report.Case{TestMeta: protocol.TestMeta{ID: "b/other"}, Status: protocol.StatusBlocked, BlockedBy: []string{"b/y"}},
+		report.Case{TestMeta: protocol.TestMeta{ID: "b/red"}, Status: protocol.StatusFail, Message: "m"})
+	got := strings.Join(selftest.Problems(e, cases), "\n")
+	if !strings.Contains(got, "b/other blocked by [b/y], want by a/base") || !strings.Contains(got, "b/red went red, want BLOCKED by a/base") {
+		t.Errorf("problems %q: want b/other blocked by the wrong check and b/red red", got)
+	}
+	cases[0].Status = protocol.StatusPass
+	if got := strings.Join(selftest.Problems(e, cases[:1]), "\n"); !strings.Contains(got, "a/base: PASS, want FAIL or TIMEOUT") {
+		t.Errorf("the judge PASSing is no problem: %q", got)
+	}
+}
+
 // Under ScopeArea each defect run selects the areas of the checks the table
 // expects it to turn red, and nothing else; the defect-free run is whole.
 func TestAreaScopeSelectsTheDefectsAreas(t *testing.T) {
@@ -168,6 +195,7 @@ func TestAreaScopeSelectsTheDefectsAreas(t *testing.T) {
 	if got["[]"] != "" {
 		t.Errorf("the defect-free run selected %q, want the whole suite", got["[]"])
 	}
+	// Both have session areas (selftest.SessionAreas): each runs alone.
 	if got["[ping-unanswered]"] != "errors/*,lifecycle/*" || got["[hostinfo-missing]"] != "context/*" {
 		t.Errorf("selections %v", got)
 	}
@@ -176,4 +204,137 @@ func TestAreaScopeSelectsTheDefectsAreas(t *testing.T) {
 	}
 }
 
+// The area scope packs defects that share no area into one run and judges
+// each on its own areas' checks; when any member's judgement shows a
+// problem, every member of that group runs again alone, and what is
+// reported is each one's own run.
+func TestGroupedDefectsJudgedOnTheirAreasAndRerunAlone(t *testing.T) {
+	tab := selftest.Table{Defects: map[string]selftest.Expect{
+		"ping-unanswered":  {Red: []string{"tools/one"}},
+		"hostinfo-missing": {Red: []string{"downloads/three"}},
+		"no-ui-extension":  {Red: []string{"tools/two"}},
+		// A session area: alone, whatever it shares.
+		"message-dropped": {Red: []string{"lifecycle/four"}},
+	}}
+	// (The session-area defect first: a group it opened takes no one.)
+	groups := selftest.DefectGroups(tab, []string{"message-dropped", "ping-unanswered", "hostinfo-missing", "no-ui-extension"})
+	for _, g := range groups {
+		if slices.Contains(g, "ping-unanswered") && slices.Contains(g, "no-ui-extension") {
+			t.Errorf("two tools defects in one group: %v", groups)
+		}
+		if slices.Contains(g, "message-dropped") && len(g) > 1 {
+			t.Errorf("a defect of a session area in a group: %v", groups)
+		}
+	}
+	if len(groups) != 3 {
+		t.Errorf("groups %v, want 3 (the tools defects apart, downloads with one of them, lifecycle alone)", groups)
+	}
+	// The host breaks what its defects break (and, once interact is set,
+	// two of them together break a third check: a problem of the group,
+	// not of either defect).
+	var mu sync.Mutex
+	var ran []string
+	interact := false
+	fake := func(_ context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) {
+		ds := h.(*reference.Host).Defects()
+		mu.Lock()
+		ran = append(ran, fmt.Sprint(ds.List()))
+		mu.Unlock()
+		red := map[string]bool{}
+		for _, d := range ds.List() {
+			for _, id := range tab.Defects[d].Red {
+				red[id] = true
+			}
+		}
+		// Two defects that, together, break a third check.
+		if interact && slices.Contains(ds.List(), "hostinfo-missing") && slices.Contains(ds.List(), "ping-unanswered") {
+			red["tools/two"] = true
+		}
+		var hr report.HostRun
+		for _, id := range []string{"tools/one", "tools/two", "downloads/three", "lifecycle/four"} {
+			area, _, _ := strings.Cut(id, "/")
+			if len(o.Selection.Globs) > 0 && !slices.Contains(o.Selection.Globs, area+"/*") {
+				continue
+			}
+			st := protocol.StatusPass
+			if red[id] {
+				st = protocol.StatusFail
+			}
+			hr.Cases = append(hr.Cases, report.Case{TestMeta: protocol.TestMeta{ID: id, Clause: protocol.ClauseMust}, Status: st})
+		}
+		return hr, nil
+	}
+	s, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeArea, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Unproven) > 0 || len(s.FalseFail) > 0 {
+		t.Errorf("clean grouped runs: unproven %v, false failures %v", s.Unproven, s.FalseFail)
+	}
+	// (Run runs every defect of the reference host; those the table
+	// names no check for run alone over everything, and are left out here.)
+	mine := func(r string) bool {
+		return strings.Contains(r, "hostinfo-missing") || strings.Contains(r, "ping-unanswered") || strings.Contains(r, "no-ui-extension")
+	}
+	for _, r := range s.Runs {
+		if !mine(r.Defect) {
+			continue
+		}
+		for _, c := range r.Cases {
+			area, _, _ := strings.Cut(c.ID, "/")
+			if !slices.ContainsFunc(tab.Defects[r.Defect].Red, func(id string) bool { return strings.HasPrefix(id, area+"/") }) {
+				t.Errorf("%s judged on %s, outside its areas", r.Defect, c.ID)
+			}
+		}
+	}
+	if n := len(slices.DeleteFunc(slices.Clone(ran), func(r string) bool { return !mine(r) })); n != 2 {
+		t.Errorf("ran %v, want one run per group", ran)
+	}
+	// A group with a problem: every member again alone.
+	interact = true
+	ran = nil
+	s, err = selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeArea, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := 0
+	for _, r := range ran {
+		if mine(r) && !strings.Contains(r, " ") {
+			alone++
+		}
+	}
+	if alone < 2 {
+		t.Errorf("a group with a problem was not run again member by member: %v", ran)
+	}
+	for _, r := range s.Runs {
+		if r.Group != nil && len(r.Problems) > 0 {
+			t.Errorf("%s: a problem reported from a group run %v: %v", r.Defect, r.Group, r.Problems)
+		}
+		if mine(r.Defect) && len(r.Problems) > 0 {
+			t.Errorf("%s: alone it has no problem, reported %v", r.Defect, r.Problems)
+		}
+	}
+	if len(s.Unproven) > 0 || len(s.FalseFail) > 0 {
+		t.Errorf("after the reruns alone: unproven %v, false failures %v", s.Unproven, s.FalseFail)
+	}
+}
+
 func TestMain(m *testing.M) { e2etest.Main(m) }
+
+// A defect of AloneDefects is never grouped, whatever its areas.
+func TestAloneDefectsRunAlone(t *testing.T) {
+	tab := selftest.Table{Defects: map[string]selftest.Expect{
+		"app-tools-blocked": {Red: []string{"tools/one"}},
+		"hostinfo-missing":  {Red: []string{"downloads/two"}},
+		"message-dropped":   {Red: []string{"links/three"}},
+	}}
+	groups := selftest.DefectGroups(tab, []string{"app-tools-blocked", "hostinfo-missing", "message-dropped"})
+	for _, g := range groups {
+		if slices.Contains(g, "app-tools-blocked") && len(g) > 1 {
+			t.Errorf("app-tools-blocked in a group: %v", groups)
+		}
+	}
+	if len(groups) != 2 {
+		t.Errorf("groups %v, want app-tools-blocked alone and the other two together", groups)
+	}
+}

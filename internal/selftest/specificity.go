@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -33,10 +34,170 @@ var Combinations = [][]string{
 	{"errors-internal-code", "display-mode-unknown-current", "resources-list-unproxied", "no-sandbox-capability", "context-open-fields", "model-tool-names-namespaced", "permissions-granted-unrequested", "download-refused", "content-images-only", "view-sandbox-inherited"},
 }
 
+// NeutralGroups are the variations under which, each alone, every check
+// PASSes (the full pass, each variation alone, demands it of every
+// variation listed here), packed so that no two in a group set the same
+// host knob (one partial-input count, one error code, one View sandbox,
+// one allow attribute, one download policy) and none changes how the
+// suite reaches what it tests (no agent, no tool list, a re-render, a
+// slower host, a dialog before every tool call stay alone: in a group the
+// approval dialogs once kept the driver's tool picker from opening a
+// probe). The area scope (CI) runs each group as one
+// host instead of its members one by one, and demands PASS of every
+// check there as well: a member that starts to change a verdict shows as
+// a non-PASS check of its group, and the message says which variations to
+// run alone to find it. What a group cannot show is a member's false
+// failure hidden by another member's effect on the same check; the full
+// pass, each variation alone, can.
+var NeutralGroups = [][]string{
+	{"context-changed-full", "theme-dark-initially", "locale-non-english", "payload-undefined-keys", "payload-extra-keys", "payload-meta-on-notifications", "tool-input-partial-none", "errors-32000", "message-consent", "permissions-granted-unrequested"},
+	{"csp-meta", "csp-stricter", "view-same-origin", "tool-input-partial-once", "errors-internal-code", "display-mode-unknown-current", "server-initialize-probes", "resources-list-unproxied", "download-filename-underscored"},
+	{"view-sandbox-inherited", "tool-input-partial-many", "context-open-fields", "model-tool-names-namespaced"},
+}
+
+// VariationAreas are, for a variation that changes one part of what the
+// host does, the areas (the part of a check's id before "/") where it may
+// change a verdict from PASS; every other check PASSes under it alone. The
+// area scope (CI) runs such a variation over its areas only, as the
+// mutation pass runs a defect over its own; the full pass runs the whole
+// catalogue under it and holds it to the list: a check outside its areas
+// that does not PASS there is a problem naming the area to add. A
+// variation not listed here changes how the suite reaches what it tests (no
+// tool list, a re-render, a slower host, an approval before each tool
+// call, other wire names) and runs the whole
+// catalogue in both scopes, as the neutral groups do.
+var VariationAreas = map[string][]string{
+	"context-minimal":                    {"context", "display"},
+	"context-empty":                      {"context", "display"},
+	"container-fixed-height":             {"sizing"},
+	"container-fixed-width":              {"sizing"},
+	"no-optional-capabilities":           {"capabilities", "downloads", "links", "messages", "model-context", "sampling", "tools"},
+	"no-capability-message":              {"messages", "model-context", "tools"},
+	"no-capability-update-model-context": {"model-context"},
+	"no-capability-open-links":           {"links"},
+	"no-capability-download-file":        {"downloads"},
+	"no-capability-logging":              {"capabilities"},
+	"no-capability-sampling":             {"sampling"},
+	"no-capability-server-resources":     {"tools"},
+	"no-permissions-allow":               {"security"},
+	"no-context-changed-on-theme":        {"context"},
+	"display-modes-inline-only":          {"display"},
+	"display-modes-absent":               {"context", "display"},
+	"open-link-refused":                  {"links"},
+	"request-teardown-ignored":           {"lifecycle"},
+	"content-images-only":                {"messages", "model-context", "tools"},
+	"download-refused":                   {"downloads"},
+	"no-sandbox-capability":              {"security"},
+	"download-toast-unconfirmed":         {"downloads"},
+	"message-consent-unanswered":         {"messages", "model-context", "tools"},
+	"app-tools-unsupported":              {"tools"},
+	// Since the suite asks the agent question once, before the first
+	// check that needs the agent (engine.ts prelude), an absent agent
+	// reaches only the checks marked agent: true.
+	"no-agent": {"model-context", "tools", "visibility"},
+	// The host cancels the suite's own tool call: only the checks that
+	// read the suite View's tool-result see it (CI 2026-12-02: the two
+	// lifecycle/tool-result-* SKIP, 81 PASS).
+	"suite-call-cancelled": {"lifecycle"},
+}
+
+// WholeCatalogue are the variations that change how the suite reaches
+// what it tests, and so may change a verdict anywhere: they run the whole
+// catalogue in both scopes, alone. Every variation is in exactly one of
+// NeutralGroups, VariationAreas and WholeCatalogue.
+var WholeCatalogue = []string{"no-open-tool", "rerender-once", "tool-call-approval", "tool-call-approval-unanswered", "slow-host", "wire-v2"}
+
+// scopedAreas are the areas the area scope runs set over: the union of
+// its variations' VariationAreas when every one of them is listed, else
+// nil (the whole catalogue).
+func scopedAreas(set []string) []string {
+	var areas []string
+	for _, v := range set {
+		as, ok := VariationAreas[v]
+		if !ok {
+			return nil
+		}
+		for _, a := range as {
+			if !slices.Contains(areas, a) {
+				areas = append(areas, a)
+			}
+		}
+	}
+	return areas
+}
+
+// packScoped packs the variations of VariationAreas into sets whose
+// members share no area (packByArea): one host holds a set's variations,
+// and each area's checks run under one of them, as they would under it
+// alone. AloneVariations get sets of their own.
+func packScoped() [][]string {
+	var names []string
+	for _, v := range reference.Variations {
+		if _, ok := VariationAreas[v.Name]; ok {
+			names = append(names, v.Name)
+		}
+	}
+	return packByArea(names, func(v string) []string { return VariationAreas[v] }, func(v string) bool { return slices.Contains(AloneVariations, v) })
+}
+
+// AloneVariations are variations of VariationAreas that run over their
+// areas alone, never packed: a host that states (almost) no hostContext
+// changes what every View reads of it, its packmates' checks included
+// (both packs that held one ran again variation by variation in CI on
+// 2026-12-02).
+var AloneVariations = []string{"context-minimal", "context-empty"}
+
+// outsideAreas are the checks of cases outside areas that did not PASS.
+func outsideAreas(cases []report.Case, areas []string) []string {
+	var out []string
+	for _, c := range cases {
+		if c.Status != protocol.StatusPass && !slices.Contains(areas, c.Area()) {
+			out = append(out, c.ID+" "+string(c.Status))
+		}
+	}
+	return out
+}
+
+// neutral reports whether every variation of vs is listed in NeutralGroups.
+func neutral(vs []string) bool {
+	for _, v := range vs {
+		if !slices.ContainsFunc(NeutralGroups, func(g []string) bool { return slices.Contains(g, v) }) {
+			return false
+		}
+	}
+	return len(vs) > 0
+}
+
+// GroupedSets are the area scope's variation sets: every variation of
+// WholeCatalogue alone, the variations of VariationAreas packed into sets
+// that share no area (each over its areas: packScoped), and each neutral
+// group as one set. The
+// combinations, which show how variations act together, run in the full
+// pass only (CI's 30-minute budget).
+func GroupedSets() [][]string {
+	var sets [][]string
+	for _, v := range reference.Variations {
+		if _, scoped := VariationAreas[v.Name]; !neutral([]string{v.Name}) && !scoped {
+			sets = append(sets, []string{v.Name})
+		}
+	}
+	sets = append(sets, packScoped()...)
+	for _, g := range NeutralGroups {
+		sets = append(sets, slices.Clone(g))
+	}
+	return sets
+}
+
 // VariationRun is the outcome under one variation set.
 type VariationRun struct {
 	Variations []string
-	Cases      []report.Case
+	// Areas are the areas the run covered (VariationAreas, area scope);
+	// nil for the whole catalogue.
+	Areas []string
+	// PackProblems: what the run of its packed set showed, when that sent
+	// the variation to run alone (for the log).
+	PackProblems []string
+	Cases        []report.Case
 	// Problems: checks that went red (false failures) and variations that
 	// did not show in what the host stated (hostContext, hostCapabilities).
 	Problems []string
@@ -90,6 +251,9 @@ type SpecificityOptions struct {
 	// Catalogue is the number of checks each run must report (default:
 	// the suite's catalogue, suite.IDs): a run that ran fewer proves less.
 	Catalogue int
+	// IDs are the catalogue's check ids (default suite.IDs), for the
+	// number of checks a run over some areas must report.
+	IDs []string
 	// Progress is called as each variation run finishes.
 	Progress func(r VariationRun)
 }
@@ -137,40 +301,98 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 	sets := o.Sets
 	if sets == nil {
 		sets = VariationSets()
+		if o.Scope == ScopeArea {
+			sets = GroupedSets()
+		}
 	}
-	if o.Catalogue == 0 {
+	if o.Catalogue == 0 || o.IDs == nil {
 		ids, err := suite.IDs()
 		if err != nil {
 			return Specificity{}, err
 		}
-		o.Catalogue = len(ids)
+		if o.IDs == nil {
+			o.IDs = ids
+		}
+		if o.Catalogue == 0 {
+			o.Catalogue = len(ids)
+		}
 	}
 	for _, set := range sets {
 		if _, err := reference.ParseVariations(set); err != nil {
 			return Specificity{}, err
 		}
 	}
-	runs := runAll(len(sets), o.Parallel, func(i int) VariationRun {
-		set := sets[i]
+	runSet := func(set []string) VariationRun {
 		vs, _ := reference.ParseVariations(set)
 		r := VariationRun{Variations: vs.List()}
-		hr, err := o.Run(ctx, reference.NewWith(nil, vs), runner.Options{Env: o.Env})
+		ro := runner.Options{Env: o.Env}
+		want := o.Catalogue
+		if areas := scopedAreas(set); o.Scope == ScopeArea && areas != nil {
+			r.Areas = areas
+			for _, a := range areas {
+				ro.Selection.Globs = append(ro.Selection.Globs, a+"/*")
+			}
+			want = 0
+			for _, id := range o.IDs {
+				area, _, _ := strings.Cut(id, "/")
+				if slices.Contains(areas, area) {
+					want++
+				}
+			}
+		}
+		hr, err := o.Run(ctx, reference.NewWith(nil, vs), ro)
 		r.Cases, r.Err = hr.Cases, err
-		if err == nil && len(hr.Cases) != o.Catalogue {
-			r.Problems = append(r.Problems, fmt.Sprintf("ran %d checks, the catalogue has %d", len(hr.Cases), o.Catalogue))
+		if err == nil && len(hr.Cases) != want {
+			r.Problems = append(r.Problems, fmt.Sprintf("ran %d checks, the catalogue has %d", len(hr.Cases), want))
+		}
+		if areas := scopedAreas(set); err == nil && r.Areas == nil && areas != nil {
+			if out := outsideAreas(hr.Cases, areas); len(out) > 0 {
+				r.Problems = append(r.Problems, fmt.Sprintf("not PASS outside the areas selftest.VariationAreas gives %s (%s), which the area scope (CI) alone runs it over: %s; add their areas", set[0], strings.Join(areas, ", "), strings.Join(out, ", ")))
+			}
 		}
 		for _, c := range hr.Cases {
 			if isFalseFailure(c.Status) {
 				r.Problems = append(r.Problems, fmt.Sprintf("%s went %s under a legal variation (false failure): %s", c.ID, c.Status, c.Message))
 			} else if c.Status != protocol.StatusPass && speedOnly(r.Variations) {
 				r.Problems = append(r.Problems, fmt.Sprintf("%s went %s on a host that is only slower (PASS on the plain reference host): a verdict that depends on the host's speed: %s", c.ID, c.Status, c.Message))
+			} else if c.Status != protocol.StatusPass && neutral(r.Variations) {
+				r.Problems = append(r.Problems, fmt.Sprintf("%s went %s under variations listed as leaving every check PASS (selftest.NeutralGroups): run them alone (MCPCONFORM_VARIATIONS=%s) and move the one that changes it out of its group: %s", c.ID, c.Status, strings.Join(r.Variations, ","), c.Message))
 			}
 		}
 		if err == nil {
 			r.Problems = append(r.Problems, tookEffect(vs, hr)...)
 		}
 		return r
-	}, o.Progress)
+	}
+	byJob := runAll(len(sets), o.Parallel, func(i int) []VariationRun {
+		r := runSet(sets[i])
+		// A packed set (several variations over their own areas) with a
+		// problem runs again variation by variation: what is reported is
+		// each one's own run, as in the full pass.
+		if o.Scope == ScopeArea && len(sets[i]) > 1 && r.Areas != nil && (len(r.Problems) > 0 || r.Err != nil) {
+			var alone []VariationRun
+			for _, v := range sets[i] {
+				a := runSet([]string{v})
+				a.PackProblems = r.Problems
+				if r.Err != nil {
+					a.PackProblems = append(a.PackProblems, r.Err.Error())
+				}
+				alone = append(alone, a)
+			}
+			return alone
+		}
+		return []VariationRun{r}
+	}, func(rs []VariationRun) {
+		if o.Progress != nil {
+			for _, r := range rs {
+				o.Progress(r)
+			}
+		}
+	})
+	var runs []VariationRun
+	for _, rs := range byJob {
+		runs = append(runs, rs...)
+	}
 	var s Specificity
 	s.Runs = runs
 	for _, r := range runs {
@@ -233,6 +455,40 @@ func tookEffect(vs reference.VariationSet, hr report.HostRun) []string {
 		}
 		if _, ok := ctx["x-reference-extra"]; vs["payload-extra-keys"] && !ok {
 			problems = append(problems, "variation payload-extra-keys: no extra hostContext key")
+		}
+	}
+	problems = append(problems, promptSkipProblems(vs, hr.Cases)...)
+	return problems
+}
+
+// promptSkips: under a variation whose host asks its user a question the
+// driver does not answer, the check that sends the request ends SKIP
+// saying the host waits on its user, with what the page showed and the
+// variable that would let the driver answer (issue #23 item 2).
+var promptSkips = map[string]struct{ check, shown, variable string }{
+	"download-toast-unconfirmed":    {"downloads/download-file", "Download 1 file?", "CONFIRM"},
+	"message-consent-unanswered":    {"messages/add-to-conversation", "Send the app's message?", "APPROVE"},
+	"tool-call-approval-unanswered": {"visibility/app-only-tool-callable", "Let the app call a tool?", "APPROVE"},
+}
+
+func promptSkipProblems(vs reference.VariationSet, cases []report.Case) []string {
+	var problems []string
+	for v, want := range promptSkips {
+		if !vs[v] {
+			continue
+		}
+		found := false
+		for _, c := range cases {
+			if c.ID != want.check {
+				continue
+			}
+			found = true
+			if c.Status != protocol.StatusSkip || !strings.Contains(c.Message, "waiting on the user") || !strings.Contains(c.Message, want.shown) || !strings.Contains(c.Message, want.variable) {
+				problems = append(problems, fmt.Sprintf("variation %s: %s ended %s %q, want a SKIP naming the host's question (%q) and %s", v, c.ID, c.Status, c.Message, want.shown, want.variable))
+			}
+		}
+		if !found {
+			problems = append(problems, fmt.Sprintf("variation %s: %s did not run", v, want.check))
 		}
 	}
 	return problems

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpconform/mcpconform/internal/selftest"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
@@ -27,5 +28,5 @@ func TestSpecificityOnly(t *testing.T) {
 			sets = append(sets, strings.Split(s, "+"))
 		}
 	}
-	checkSpecificitySets(t, ctx, env, sets)
+	checkSpecificitySets(t, ctx, env, selftest.ScopeFull, sets)
 }

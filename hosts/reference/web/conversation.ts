@@ -24,11 +24,41 @@ export function addTurn(role: "user" | "assistant", text: string): HTMLElement {
 export interface Reply {
   reply: string;
   launch?: Launch | null;
+  // The agent calls a tool a shown View provides (draft §App-Provided
+  // Tools): the page sends it to that View and shows the View's answer.
+  viewCall?: ViewCall | null;
+}
+
+export interface ViewCall {
+  callId: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  // What the answer ends with on success or on error (the agent's Outcome).
+  onSuccess?: string;
+  onError?: string;
 }
 
 export function showReply(r: Reply): void {
   const turn = addTurn("assistant", r.reply);
   if (r.launch) new AppView(r.launch, turn);
+  if (r.viewCall) void callViewTool(r.viewCall);
+}
+
+// The View's answer to the agent's call of its tool, written into the
+// conversation as the agent's next turn: the text of the CallToolResult,
+// or the error (a View gone meanwhile: "Calling a tool from a closed app
+// MUST return an error", draft L2644).
+async function callViewTool(c: ViewCall): Promise<void> {
+  const view = [...views].find((v) => v.launch.callId === c.callId);
+  try {
+    if (!view) throw new Error(`the app that provides ${c.name} is closed`);
+    const res = await view.callAppTool(c.name, c.arguments);
+    const text = Array.isArray(res?.content) ? res.content.map((b: any) => (b?.type === "text" ? String(b.text) : `[${String(b?.type)}]`)).join(" ") : "";
+    const word = (w?: string) => (w ? ` ${w}` : "");
+    addTurn("assistant", res?.isError ? `${c.name} failed: ${text}${word(c.onError)}` : `${c.name} answered: ${text || "(no text)"}${word(c.onSuccess)}`);
+  } catch (e) {
+    addTurn("assistant", `Error: ${c.name}: ${e instanceof Error ? e.message : String(e)}${c.onError ? ` ${c.onError}` : ""}`);
+  }
 }
 
 export async function userMessage(text: string): Promise<void> {

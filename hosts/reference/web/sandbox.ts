@@ -4,6 +4,8 @@
 // document carries the CSP built from _meta.ui.csp, which the srcdoc View
 // inherits.
 
+import { withMetaCSP } from "./metacsp";
+
 const config = JSON.parse(document.getElementById("config")!.textContent!) as { hostOrigin: string; metaCSP?: string; defects?: string[] };
 const hostOrigin = config.hostOrigin;
 const defect = (name: string): boolean => (config.defects ?? []).includes(name);
@@ -70,20 +72,10 @@ function render(p: { html?: string; sandbox?: string | null; permissions?: Recor
     .join("; ");
   if (allow) inner.setAttribute("allow", allow);
   inner.style.cssText = "border:0;width:100%;height:100%;display:block";
-  inner.srcdoc = withMetaCSP(p.html ?? "");
+  // The csp-meta variation: the View's policy travels in its own document,
+  // first in <head>, instead of in this proxy's response header.
+  inner.srcdoc = withMetaCSP(p.html ?? "", config.metaCSP);
   document.body.appendChild(inner);
-}
-
-// The csp-meta variation: the View's policy travels in its own document,
-// first in <head>, instead of in this proxy's response header.
-function withMetaCSP(html: string): string {
-  if (!config.metaCSP) return html;
-  const meta = `<meta http-equiv="Content-Security-Policy" content="${config.metaCSP.replace(/&/g, "&amp;").replace(/"/g, "&quot;")}">`;
-  const head = /<head(\s[^>]*)?>/i.exec(html);
-  if (head) return html.slice(0, head.index + head[0].length) + meta + html.slice(head.index + head[0].length);
-  const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
-  if (doctype) return doctype[0] + meta + html.slice(doctype[0].length);
-  return meta + html;
 }
 
 function announce(): void {

@@ -4,10 +4,11 @@
 import { config, sandboxOrigin, defect, variation, AVAILABLE_DISPLAY_MODES, direct, opaqueProxy, viewOrigin, SUPPORTED_VERSIONS, DISPLAY_MODES, DISPLAY_MODE_LABELS } from "./config";
 import { el, sleep, log } from "./layout";
 import { followConversation, userMessage } from "./conversation";
-import { confirmDialog } from "./dialogs";
+import { confirmDialog, confirmToast } from "./dialogs";
 import { api, appRequest } from "./appchannel";
 import { theme, locale, styles } from "./context";
 import { grantedPermissions, allowAttribute } from "./permissions";
+import { withMetaCSP } from "./metacsp";
 import { type DownloadItem, downloadItem, saveFile } from "./downloads";
 
 export interface Launch {
@@ -15,7 +16,7 @@ export interface Launch {
   tool: { name: string; title?: string; inputSchema?: unknown; _meta?: Record<string, unknown> };
   callId: string;
   arguments: Record<string, unknown>;
-  resource: { uri: string; html: string; ui: { csp?: Record<string, string[]>; permissions?: Record<string, unknown> } } | null;
+  resource: { uri: string; html: string; ui: { csp?: Record<string, string[]>; permissions?: Record<string, unknown> }; policy?: string } | null;
 }
 
 // What /api/call/wait answers: exactly one field.
@@ -39,6 +40,17 @@ const TEARDOWN_ANSWER_MS = 15_000;
 // that a wait tuned to a quick host shows (the suite's old waits were 300
 // ms to 5 s), well inside the suite's time limits.
 export const SLOW_HOST_MS = 400;
+// How long the View's tools/list_changed notifications must pause before
+// the host lists its tools again: a burst costs one tools/list.
+const RELIST_AFTER_MS = 250;
+// The host → View tool requests' wire names (draft L510-535): the spec's,
+// or ext-apps v2's renames under the wire-v2 variation (BREAKING.md).
+const VIEW_TOOLS_LIST = variation("wire-v2") ? "ui/list-view-tools" : "tools/list";
+const VIEW_TOOLS_CALL = variation("wire-v2") ? "ui/call-view-tool" : "tools/call";
+// How long a question the user never answers stays (the *-unanswered
+// variations): longer than any request of the suite waits for its answer,
+// so the suite finds it still asking; then it is declined.
+const PROMPT_EXPIRY_MS = 30_000;
 
 // The optional host capabilities, and which a variation takes away.
 const OPTIONAL_CAPABILITIES = ["message", "updateModelContext", "openLinks", "downloadFile", "logging", "sampling", "serverResources"];
@@ -92,6 +104,10 @@ export class AppView {
   // Settles once the tool call has ended and its outcome reached the View
   // (or could not).
   private readonly callEnded: Promise<void>;
+  // App-provided tools (draft §App-Provided Tools): the tools the View
+  // listed, and the pending re-list after its tools/list_changed.
+  private appTools: { name: string }[] = [];
+  private relistTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly launch: Launch,
@@ -105,7 +121,7 @@ export class AppView {
     const src = config.sandboxURL + (csp ? `?csp=${encodeURIComponent(JSON.stringify(csp))}` : "");
     const title = launch.tool.title ?? launch.tool.name;
     this.frame = direct
-      ? el("iframe", { "data-testid": "app-frame", title, sandbox: "allow-scripts allow-forms", srcdoc: launch.resource?.html ?? "" })
+      ? el("iframe", { "data-testid": "app-frame", title, sandbox: "allow-scripts allow-forms", srcdoc: withMetaCSP(launch.resource?.html ?? "", launch.resource?.policy) })
       : el("iframe", {
           "data-testid": "app-frame",
           title,
@@ -191,7 +207,10 @@ export class AppView {
   // View gets ui/resource-teardown and the host waits for its answer (S
   // L1201-1202) before removing it. Before initialized nothing may be sent
   // (S L485), so an uninitialised View is removed at once.
-  close(reason: string): Promise<void> {
+  // hurried: remove the View without waiting for its answer (the defects
+  // teardown-not-awaited on the user's close, request-teardown-not-awaited
+  // on the app's request).
+  close(reason: string, hurried = defect("teardown-not-awaited")): Promise<void> {
     if (this.closing) return this.closing;
     this.closing = (async () => {
       this.closeBtn.disabled = true;
@@ -199,10 +218,12 @@ export class AppView {
       if (this.initialized && !this.broken && !defect("no-teardown-on-close")) {
         const answered = this.request("ui/resource-teardown", { reason }, TEARDOWN_ANSWER_MS).catch((e) => log("host", `teardown: ${e instanceof Error ? e.message : String(e)}; removing the View anyway`));
         // The defect leaves the View time to receive the request and report
-        // it (its first server call afterwards is answered), then removes it
-        // without waiting for its FLUSH_MS of work and answer. A fixed 500 ms
-        // raced that report on a loaded CI machine and lost it.
-        if (defect("teardown-not-awaited")) await Promise.race([new Promise<void>((r) => (this.onProxied = r)), answered, sleep(5000)]);
+        // it (its report of the teardown is answered: isTeardownReport),
+        // then removes it without waiting for its FLUSH_MS of work and
+        // answer. A fixed 500 ms raced that report on a loaded CI machine
+        // and lost it; so did "its first server call afterwards", which can
+        // be another report queued before it.
+        if (hurried) await Promise.race([new Promise<void>((r) => (this.onProxied = r)), answered, sleep(5000)]);
         else await answered;
       }
       this.remove();
@@ -216,6 +237,10 @@ export class AppView {
     window.removeEventListener("message", this.onMessage);
     this.resizeObserver.disconnect();
     clearTimeout(this.dimsTimer);
+    clearTimeout(this.relistTimer);
+    // The View's tools leave the model's tool list with it (draft L2642);
+    // the defect app-tools-outlive-view keeps them.
+    if (this.appTools.length > 0 && !defect("app-tools-outlive-view")) void api("/api/app-tools", { callId: this.launch.callId, tools: [] }).catch(() => undefined);
     for (const [, settle] of this.pending) settle({ jsonrpc: "2.0", error: { code: -32000, message: "View removed" } });
     this.pending.clear();
     this.card.remove();
@@ -312,8 +337,8 @@ export class AppView {
   }
 
   // ---- container dimensions -------------------------------------------------
-  // Inline, the width is fixed and the height flexible (size-changed, up to
-  // maxHeight); fullscreen and pip fix both.
+  // Inline, both axes are flexible (size-changed, up to maxHeight and the
+  // card's width); fullscreen and pip fix both.
   private containerDimensions(): Record<string, number> {
     if (defect("container-dimensions-both")) return { height: 420, maxHeight: 6000, width: 640 };
     const r = this.frame.getBoundingClientRect();
@@ -321,8 +346,21 @@ export class AppView {
     // The container-fixed-height variation: the host fixes the inline
     // height (S §Container Dimensions, "Fixed").
     if (this.displayMode === "inline" && variation("container-fixed-height")) return { height: FIXED_HEIGHT, width };
-    if (this.displayMode === "inline") return { maxHeight: 6000, width };
+    // The container-fixed-width variation: the host fixes the inline width.
+    if (this.displayMode === "inline" && variation("container-fixed-width")) return { maxHeight: 6000, width };
+    if (this.displayMode === "inline") return { maxHeight: 6000, maxWidth: this.availableWidth() };
     return { height: Math.round(r.height) || 420, width };
+  }
+
+  // The width the card offers the frame: the inline maxWidth.
+  private availableWidth(): number {
+    return Math.round(this.card.clientWidth) || 640;
+  }
+
+  // Whether the View sets the inline width with size-changed: only where
+  // the host states no fixed width (S §Container Dimensions).
+  private widthFlexible(): boolean {
+    return this.displayMode === "inline" && !variation("container-fixed-width") && !variation("container-fixed-height") && !defect("container-dimensions-both");
   }
 
   // The container changed size (the window, the layout, the display mode):
@@ -339,7 +377,17 @@ export class AppView {
     const json = JSON.stringify(d);
     if (json === this.dims) return;
     this.dims = json;
+    // The defect viewport-not-container-dimensions: the pre-fix Goose key
+    // (goose #6366), the frame's size under another name.
+    if (defect("viewport-not-container-dimensions")) return this.contextChanged({ viewport: this.viewport() });
     this.contextChanged({ containerDimensions: d });
+  }
+
+  // The frame's size, as the viewport-not-container-dimensions defect
+  // states it.
+  private viewport(): Record<string, number> {
+    const r = this.frame.getBoundingClientRect();
+    return { width: Math.round(r.width) || 640, height: Math.round(r.height) || 420 };
   }
 
   private hostContext(): Record<string, unknown> {
@@ -352,7 +400,7 @@ export class AppView {
       styles: styles(),
       displayMode: defect("display-mode-unavailable") ? "maximized" : this.displayMode,
       availableDisplayModes: DISPLAY_MODES,
-      containerDimensions,
+      ...(defect("viewport-not-container-dimensions") ? { viewport: this.viewport() } : { containerDimensions }),
       locale,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       userAgent: `${config.hostName}/${config.version}`,
@@ -485,6 +533,7 @@ export class AppView {
     try {
       switch (msg.method) {
         case "ui/initialize": {
+          if (defect("initialize-unanswered")) return;
           this.appCapabilities = p.appCapabilities ?? {};
           this.offerDisplayModes();
           let v = SUPPORTED_VERSIONS.includes(p.protocolVersion) ? p.protocolVersion : SUPPORTED_VERSIONS[0];
@@ -512,12 +561,19 @@ export class AppView {
         case "resources/list": {
           if (msg.method !== "tools/call" && defect("resources-not-proxied")) return this.error(msg.id, -32601, `Method not found: ${msg.method}`);
           if (msg.method === "resources/list" && variation("resources-list-unproxied")) return this.error(msg.id, -32601, "Method not found: resources/list");
-          if (msg.method === "tools/call" && variation("tool-call-approval")) {
-            const ok = await confirmDialog("tool-call", "Let the app call a tool?", typeof p.name === "string" ? p.name : "", true);
+          if (msg.method === "tools/call" && (variation("tool-call-approval") || variation("tool-call-approval-unanswered"))) {
+            const ok = await confirmDialog("tool-call", "Let the app call a tool?", typeof p.name === "string" ? p.name : "", true, variation("tool-call-approval-unanswered") ? PROMPT_EXPIRY_MS : 0);
             log("host", ok ? `the user approved the app's tools/call of ${JSON.stringify(p.name)}` : `the user declined the app's tools/call of ${JSON.stringify(p.name)}`);
             if (!ok) return this.error(msg.id, -32000, "The user declined the app's tool call");
           }
-          const closeWaits = this.onProxied; // only calls made after the teardown request count
+          // Only the View's report that it got the teardown request, made
+          // after the request (a probe View's "teardown" report), lets a
+          // hurried close go on: any other call of the View may be in
+          // flight then (its report of a late tool listing or tool-result,
+          // all on one chain), and answering that first removed the View
+          // before its teardown report got out (the self-test saw both
+          // request-teardown checks miss the report under load).
+          const closeWaits = isTeardownReport(p) ? this.onProxied : null;
           const r = await appRequest({ serverId: this.launch.serverId, method: msg.method, params: p });
           if (r.error) return this.error(msg.id, r.error.code, r.error.message);
           if (msg.method === "tools/call" && r.result?.isError && defect("tool-error-as-rpc-error")) return this.error(msg.id, -32603, "tool failed");
@@ -534,8 +590,11 @@ export class AppView {
           const blocks = Array.isArray(p.content) ? p.content : p.content ? [p.content] : [];
           const text = blocks.filter((b: any) => b?.type === "text").map((b: any) => b.text).join("\n");
           if (!text) return this.error(msg.id, -32602, "ui/message: no text content");
-          if (variation("message-consent")) {
-            const ok = await confirmDialog("message", "Send the app's message?", text);
+          if (variation("message-consent") || variation("message-consent-unanswered")) {
+            // Unanswered, the consent question waits beside the
+            // conversation (inline: a modal left open would cover the page).
+            const unanswered = variation("message-consent-unanswered");
+            const ok = await confirmDialog("message", "Send the app's message?", text, unanswered, unanswered ? PROMPT_EXPIRY_MS : 0);
             if (!ok) return this.error(msg.id, -32000, "The user declined the app's message");
           }
           this.reply(msg.id, {});
@@ -555,6 +614,11 @@ export class AppView {
             return this.error(msg.id, -32602, "Invalid URL");
           }
           if (url.protocol !== "http:" && url.protocol !== "https:" && !defect("open-link-unvalidated")) return this.error(msg.id, -32602, "Invalid URL: only http and https links open");
+          if (defect("open-link-refused-but-opened")) {
+            log("host", `refused to open ${url.href}, and opened it`);
+            window.open(url.href, "_blank", "noopener");
+            return this.reply(msg.id, { isError: true });
+          }
           if (variation("open-link-refused")) {
             log("host", `refused to open ${url.href}`);
             return this.reply(msg.id, { isError: true });
@@ -574,7 +638,14 @@ export class AppView {
             files.push(f);
           }
           const names = files.map((f) => f.name).join(", ");
-          if (!defect("download-without-confirmation")) {
+          if (defect("download-ignored")) {
+            log("host", `ignoring ui/download-file of ${JSON.stringify(names)}: no question, no answer`);
+            return;
+          }
+          if (variation("download-toast-unconfirmed")) {
+            const ok = await confirmToast("download", files.length === 1 ? "Download 1 file?" : `Download ${files.length} files?`, names, PROMPT_EXPIRY_MS);
+            if (!ok) return this.error(msg.id, -32000, "Download denied by user");
+          } else if (!defect("download-without-confirmation")) {
             const ok = await confirmDialog("download", files.length === 1 ? "Download a file from the app?" : `Download ${files.length} files from the app?`, names);
             if (!ok) return this.error(msg.id, -32000, "Download denied by user");
           }
@@ -707,6 +778,12 @@ export class AppView {
       result = rest;
     }
     if (variation("payload-undefined-keys")) result = { ...result, unsetByHost: undefined };
+    // The defect resource-link-result-dropped: a result with a
+    // resource_link block never reaches the View (claude-ai-mcp #753).
+    if (defect("resource-link-result-dropped") && Array.isArray(result?.content) && result.content.some((c: any) => c?.type === "resource_link")) {
+      log("host", `dropped the result of ${this.launch.tool.name}: it carries a resource_link`);
+      return;
+    }
     if (!defect("tool-result-missing")) this.notify("ui/notifications/tool-result", result);
   }
 
@@ -733,11 +810,24 @@ export class AppView {
         // ui/initialize.
         this.offerDisplayModes();
         this.scheduleDimensions();
+        // The defect app-tool-called-unlisted: the host calls a tool of the
+        // View before it has listed any (the name of the tool that opened
+        // it, as a host that confuses server and app tools would).
+        if (defect("app-tool-called-unlisted") && this.offersAppTools()) void this.request(VIEW_TOOLS_CALL, { name: this.launch.tool.name, arguments: {} }, 10_000).catch(() => undefined);
+        void this.listAppTools();
         return;
       case "ui/notifications/size-changed": {
-        // Flexible height: the View drives it, up to maxHeight (S L718).
+        // Flexible height and width: the View drives them, up to maxHeight
+        // and maxWidth (S L718).
         const h = Number(msg.params?.height);
+        const w = Number(msg.params?.width);
         if (defect("size-changed-ignored")) return;
+        // size-changed-width-ignored states a flexible width and applies
+        // only the height; viewport-not-container-dimensions states none
+        // (goose #6366: the width of size-changed was ignored).
+        if (Number.isFinite(w) && w > 0 && this.widthFlexible() && !defect("size-changed-width-ignored") && !defect("viewport-not-container-dimensions")) {
+          this.frame.style.width = `${Math.min(Math.ceil(w), this.availableWidth())}px`;
+        }
         // A fixed height is the host's, not the View's.
         if (variation("container-fixed-height")) return;
         if (Number.isFinite(h) && h > 0 && this.displayMode === "inline") this.frame.style.height = `${Math.min(Math.ceil(h), 6000)}px`;
@@ -752,8 +842,18 @@ export class AppView {
           this.remove();
           return;
         }
-        void this.close("The app asked to be closed");
+        // The defect request-teardown-not-awaited: this path alone removes
+        // the View before its answer to ui/resource-teardown.
+        void this.close("The app asked to be closed", defect("request-teardown-not-awaited"));
         return;
+      case "notifications/tools/list_changed":
+        this.appToolsChanged();
+        return;
+      // ext-apps v2 renames the View's log notifications/message to
+      // ui/log; a v2 host (wire-v2) takes both.
+      case "ui/log":
+        if (!variation("wire-v2")) return;
+      // falls through
       case "notifications/message":
         if (!offers("logging")) return;
         // Logging (hostCapabilities.logging): recorded, never answered.
@@ -761,6 +861,53 @@ export class AppView {
         if (defect("log-message-error-reply")) this.send({ jsonrpc: "2.0", id: null, error: { code: -32601, message: "Method not found: notifications/message" } });
         return;
     }
+  }
+
+  // ---- app-provided tools (draft §App-Provided Tools) -----------------------
+  // Whether this View provides tools the host lists: it advertised the
+  // tools capability in ui/initialize (draft L2641), and the host supports
+  // app tools at all (the app-tools-unsupported variation does not).
+  private offersAppTools(): boolean {
+    const tools = this.appCapabilities?.tools;
+    return !variation("app-tools-unsupported") && !!tools && typeof tools === "object";
+  }
+
+  // Lists the View's tools (draft L2641: they become available once the
+  // host issues tools/list).
+  private async listAppTools(): Promise<void> {
+    if (!this.initialized || this.removed || !this.offersAppTools()) return;
+    try {
+      const r = await this.request(VIEW_TOOLS_LIST, {}, 10_000);
+      const tools: unknown[] = Array.isArray(r?.tools) ? r.tools : [];
+      if (this.removed) return;
+      this.appTools = tools.filter((x): x is { name: string } => !!x && typeof (x as any).name === "string");
+      log("host", `the app provides ${this.appTools.length} tool(s): ${this.appTools.map((x) => x.name).join(", ") || "none"}`);
+      // Offered to the model while the View is shown.
+      await api("/api/app-tools", { callId: this.launch.callId, tools: this.appTools.map((x) => x.name) });
+    } catch (e) {
+      log("host", `listing the app's tools: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  // The agent calls one of the View's tools (draft L510-535, "Host → App:
+  // Call app-registered tool"): a tools/call request (ui/call-view-tool
+  // under wire-v2) with the tool's name and its arguments object; the
+  // View's CallToolResult is the answer the agent gets.
+  async callAppTool(name: string, args: Record<string, unknown>): Promise<any> {
+    if (!this.appTools.some((x) => x.name === name)) throw new Error(`the app does not provide a tool named ${name}`);
+    // The defect app-tool-call-malformed: the arguments go as a JSON
+    // string, not the object the tool's inputSchema describes.
+    const params = defect("app-tool-call-malformed") ? { name, arguments: JSON.stringify(args) } : { name, arguments: args };
+    return this.request(VIEW_TOOLS_CALL, params, 10_000);
+  }
+
+  // The View's tools/list_changed: listed again once a burst is over (draft
+  // L2615, "Throttle tools/list_changed notifications to prevent spam").
+  private appToolsChanged(): void {
+    if (!this.initialized || !this.offersAppTools()) return;
+    if (defect("list-changed-unthrottled")) return void this.listAppTools();
+    clearTimeout(this.relistTimer);
+    this.relistTimer = setTimeout(() => void this.listAppTools(), RELIST_AFTER_MS);
   }
 
   // The defect tool-result-before-input: the result overtakes the input.
@@ -775,4 +922,11 @@ export class AppView {
 // frame has loaded instead of on the proxy's sandbox-proxy-ready.
 function sendsOnLoad(): boolean {
   return defect("no-proxy-ready") || defect("resource-before-proxy-ready");
+}
+
+// isTeardownReport: a tools/call of the fixture's probe tool reporting
+// that the View got ui/resource-teardown (fixtures/suite/probe.ts), which
+// the hurried-close defects wait for before they remove the View.
+function isTeardownReport(params: any): boolean {
+  return params?.name === "conformance_probe" && params?.arguments?.op === "report" && params?.arguments?.value?.event === "teardown";
 }

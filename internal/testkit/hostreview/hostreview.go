@@ -84,6 +84,13 @@ func (r Review) Differs(cases []report.Case) []report.Case {
 	return out
 }
 
+// Status is the status the review gives check id (PASS where it names
+// none).
+func (r Review) Status(id string) protocol.Status {
+	s, _ := r.reviewed(id)
+	return s
+}
+
 // reviewed is the status a check must end with and a fragment of its
 // message.
 func (r Review) reviewed(id string) (protocol.Status, string) {

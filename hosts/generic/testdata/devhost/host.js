@@ -185,12 +185,17 @@ async function callTool(name, args) {
   let requestId = null;
   const call = client.request("tools/call", { name, arguments: args }, { signal: abort.signal, onId: (id) => (requestId = id) });
   let view = null;
+  // Stopped once the user clicked Stop: whatever the server answers after
+  // that (it may answer the cancelled request before the abort below
+  // lands, more often on a loaded machine), the call was cancelled.
+  let stopped = false;
   const outcome = call.then(
-    (r) => ({ result: r }),
-    (e) => (abort.signal.aborted ? { cancelled: "the user stopped the call" } : { error: e.message }),
+    (r) => (stopped ? { cancelled: "the user stopped the call" } : { result: r }),
+    (e) => (stopped || abort.signal.aborted ? { cancelled: "the user stopped the call" } : { error: e.message }),
   );
   stop.onclick = async () => {
     stop.disabled = true;
+    stopped = true;
     await client.notify("notifications/cancelled", { requestId, reason: "the user stopped the call" }).catch(() => {});
     abort.abort();
   };
@@ -452,6 +457,7 @@ async function main() {
   config = await (await fetch("/config.json")).json();
   const input = $("[name=server-url]");
   $("#connect").onclick = () => connect(input.value.trim());
+  $("#connect").disabled = false;
   $("#tool-form").onsubmit = (ev) => {
     ev.preventDefault();
     callTool(ev.target.dataset.tool, formArguments(ev.target));

@@ -1,0 +1,74 @@
+package browserhost_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/protocol"
+)
+
+// observePrompts reports what the host page put before the user since the
+// mark: a toast that appeared, a second question of the same text as one
+// already there, a native dialog (which a driver with no handler of its
+// own still has dismissed), with a screenshot; nothing when nothing came.
+func TestObservePromptsReportsWhatAppearedSinceTheMark(t *testing.T) {
+	page := `<!doctype html><body>
+<button>Send</button>
+<div role="dialog" id="old">Let the app call a tool? probe <button>Allow</button></div>
+<script>
+function ask(html) { const d = document.createElement("div"); d.innerHTML = html; document.body.append(d.firstElementChild); }
+</script></body>`
+	b := openPage(t, page)
+	observe := func(phase string) protocol.PromptReport {
+		t.Helper()
+		r, err := b.ObservePrompts(context.Background(), protocol.Request{Kind: protocol.KindObservePrompts, Phase: phase})
+		if err != nil || !r.OK {
+			t.Fatalf("observePrompts %s: %+v %v", phase, r, err)
+		}
+		var rep protocol.PromptReport
+		if phase == protocol.PhaseReport {
+			if err := json.Unmarshal(r.Value, &rep); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return rep
+	}
+	for _, c := range []struct {
+		name string
+		do   string // script run between the mark and the report
+		want []string
+	}{
+		{"nothing new", ``, nil},
+		{"a toast with its buttons", `ask('<div class="toast" role="status">Download 1 file? <button>Download</button><button>Deny</button></div>')`,
+			[]string{"toast: Download 1 file? DownloadDeny"}},
+		{"a second question of the same text", `ask('<div role="dialog">Let the app call a tool? probe <button>Allow</button></div>')`,
+			[]string{"dialog: Let the app call a tool? probe Allow"}},
+		{"a native confirm", `setTimeout(() => confirm("Open external link?"), 0)`, []string{"native confirm: Open external link?"}},
+	} {
+		observe(protocol.PhaseMark)
+		if c.do != "" {
+			if _, err := b.Page.Evaluate(c.do); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+		}
+		time.Sleep(1500 * time.Millisecond) // the native dialog's fallback dismissal
+		rep := observe(protocol.PhaseReport)
+		if !slices.Equal(rep.Seen, c.want) {
+			t.Errorf("%s: seen %q, want %q", c.name, rep.Seen, c.want)
+		}
+		if len(c.want) == 0 {
+			if rep.Screenshot != "" {
+				t.Errorf("%s: a screenshot of nothing: %s", c.name, rep.Screenshot)
+			}
+			continue
+		}
+		if st, err := os.Stat(rep.Screenshot); err != nil || st.Size() == 0 || !strings.HasSuffix(rep.Screenshot, ".png") {
+			t.Errorf("%s: screenshot %q: %v", c.name, rep.Screenshot, err)
+		}
+	}
+}

@@ -11,6 +11,7 @@ type Defect struct {
 // Defects is every switchable defect.
 var Defects = []Defect{
 	{"hostinfo-missing", "ui/initialize result carries hostInfo (McpUiInitializeResult; sends a pre-spec 'host' key instead)"},
+	{"host-capabilities-renamed", "ui/initialize result carries hostCapabilities (McpUiInitializeResult; sends them under a pre-spec 'capabilities' key instead, as assistant-ui did before PR #4280, assistant-ui #4276)"},
 	{"initialize-unanswered", "ui/initialize is answered (McpUiInitializeResult; never answers it, as Claude Desktop did in claude-ai-mcp #165: the View waits, then runs without a session)"},
 	{"protocol-version-wrong", "the requested, supported protocol version is echoed (answers \"0.1\")"},
 	{"talks-before-initialized", "nothing is sent to the View before ui/notifications/initialized (S L485)"},
@@ -18,6 +19,7 @@ var Defects = []Defect{
 	{"tool-input-twice", "tool-input is sent at most once (S L1118)"},
 	{"tool-result-before-input", "tool-input is sent before tool-result (S L1118)"},
 	{"tool-input-after-result", "tool-input is sent before tool-result (S L1118; withholds tool-input until the call's result is in, so a cancelled call's View never gets one)"},
+	{"tool-input-missing", "tool-input is sent with the call's arguments (S L1106; sends neither tool-input-partial nor tool-input, as a host on pre-spec notification names did, assistant-ui #4276; the call's result is still sent)"},
 	{"tool-result-missing", "tool-result is sent when the tool completes (S L1155)"},
 	{"structured-content-stripped", "tool-result is the full CallToolResult, structuredContent and _meta included (S L1151)"},
 	{"ping-unanswered", "ping from the View is answered (S L508)"},
@@ -37,6 +39,7 @@ var Defects = []Defect{
 	{"container-dimensions-both", "containerDimensions has height xor maxHeight (S L560; sends both)"},
 	{"display-mode-unavailable", "hostContext.displayMode is a valid mode listed in availableDisplayModes (S L735-789)"},
 	{"display-mode-invalid-result", "ui/request-display-mode returns the resulting mode, a valid one (S L787)"},
+	{"display-mode-unanswered", "ui/request-display-mode is answered with the resulting mode (S L787; never answers it, as the MCP Inspector did before PR #1656)"},
 	{"undeclared-display-mode-granted", "the host never switches to a mode the app did not declare (S L786)"},
 	{"display-refusal-wrong-mode", "a refused display-mode request returns the current mode (S L788; refuses pip and answers another mode it did not switch to)"},
 	{"pip-granted-unlisted", "the host never switches to a mode the app did not declare (S L786; lists no pip in availableDisplayModes, and grants pip when asked)"},

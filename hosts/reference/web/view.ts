@@ -544,7 +544,7 @@ export class AppView {
           this.reply(msg.id, {
             protocolVersion: v,
             ...(defect("hostinfo-missing") ? { host: info } : { hostInfo: info }),
-            hostCapabilities: this.hostCapabilities(),
+            ...(defect("host-capabilities-renamed") ? { capabilities: this.hostCapabilities() } : { hostCapabilities: this.hostCapabilities() }),
             hostContext: ctx,
           });
           if (defect("talks-before-initialized")) {
@@ -696,6 +696,7 @@ export class AppView {
           return this.reply(msg.id, r.result);
         }
         case "ui/request-display-mode": {
+          if (defect("display-mode-unanswered")) return;
           const want = p.mode;
           if (typeof want !== "string" || !DISPLAY_MODES.includes(want)) {
             // The defect invalid-mode-error-but-switched: refuses the bad
@@ -748,6 +749,9 @@ export class AppView {
     if (variation("payload-undefined-keys")) args = { ...args, unsetByHost: undefined };
     const partial = (a: Record<string, unknown>) => this.notify("ui/notifications/tool-input-partial", { arguments: a });
     const input = () => this.notify("ui/notifications/tool-input", { arguments: args });
+    // The defect tool-input-missing: the View gets neither (its result
+    // still follows: deliverOutcome waits for inputSent, set above).
+    if (defect("tool-input-missing")) return;
     if (!defect("partial-after-input")) partials.forEach(partial);
     input();
     if (defect("partial-after-input")) partials.forEach(partial);

@@ -40,6 +40,7 @@ var Defects = []Defect{
 	{"display-mode-unavailable", "hostContext.displayMode is a valid mode listed in availableDisplayModes (S L735-789)"},
 	{"display-mode-invalid-result", "ui/request-display-mode returns the resulting mode, a valid one (S L787)"},
 	{"display-mode-unanswered", "ui/request-display-mode is answered with the resulting mode (S L787; never answers it, as the MCP Inspector did before PR #1656)"},
+	{"display-switch-misreported", "ui/request-display-mode returns the resulting mode (S L787; switches, announces the new mode in host-context-changed, and answers the mode it left)"},
 	{"undeclared-display-mode-granted", "the host never switches to a mode the app did not declare (S L786)"},
 	{"display-refusal-wrong-mode", "a refused display-mode request returns the current mode (S L788; refuses pip and answers another mode it did not switch to)"},
 	{"pip-granted-unlisted", "the host never switches to a mode the app did not declare (S L786; lists no pip in availableDisplayModes, and grants pip when asked)"},

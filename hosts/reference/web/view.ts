@@ -713,7 +713,11 @@ export class AppView {
           const declared: string[] | undefined = this.appCapabilities?.availableDisplayModes;
           const grantsUnlistedPip = defect("pip-granted-unlisted") && want === "pip";
           const allowed = grantsUnlistedPip || (AVAILABLE_DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted")));
+          const was = this.displayMode;
           if (allowed && want !== this.displayMode) this.setDisplayMode(want);
+          // The defect display-switch-misreported: switches (and announces
+          // it) but answers the mode it left.
+          if (defect("display-switch-misreported") && this.displayMode !== was) return this.reply(msg.id, { mode: was });
           if (defect("display-mode-invalid-result")) return this.reply(msg.id, { mode: "maximized" });
           // The defect display-refusal-wrong-mode: a refusal answers a valid
           // mode, but not the current one (S L788).

@@ -324,15 +324,22 @@ var AloneDefects = []string{"app-tools-blocked"}
 // have no area in common (each area's checks see one defect at most); a
 // defect with an area of SessionAreas, one of AloneDefects, or one whose
 // entry names no check (its area scope would be the whole catalogue), is
-// alone. Larger area sets are placed first.
+// alone. Larger area sets are placed first. The areas a defect reaches
+// include those of the checks it may make SKIP: a groupmate's checks there
+// would be judged on evidence the defect changed (display-switch-misreported
+// leaves the suite believing the View is fullscreen, and a sizing
+// groupmate's check SKIPped, so its group ran again in CI on 2026-12-03).
 func DefectGroups(tab Table, names []string) [][]string {
 	areas := func(d string) []string { return areaGlobs(tab.Defects[d].touched()) }
+	reach := func(d string) []string {
+		return areaGlobs(append(tab.Defects[d].touched(), tab.Defects[d].Skip...))
+	}
 	solo := func(d string) bool {
 		as := areas(d)
 		return len(as) == 0 || slices.Contains(AloneDefects, d) ||
 			slices.ContainsFunc(as, func(g string) bool { return slices.Contains(SessionAreas, strings.TrimSuffix(g, "/*")) })
 	}
-	return packByArea(names, areas, solo)
+	return packByArea(names, reach, solo)
 }
 
 // packByArea packs names into sets whose members share no area (areas of

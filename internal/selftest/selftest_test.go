@@ -338,3 +338,23 @@ func TestAloneDefectsRunAlone(t *testing.T) {
 		t.Errorf("groups %v, want app-tools-blocked alone and the other two together", groups)
 	}
 }
+
+// A defect that may make checks of another area SKIP reaches that area:
+// it is not grouped with a defect whose checks live there, and still may
+// be with one of an area it does not reach.
+func TestDefectsAreNotGroupedWhereTheyMakeChecksSkip(t *testing.T) {
+	tab := selftest.Table{Defects: map[string]selftest.Expect{
+		"display-switch-misreported": {Red: []string{"display/one"}, Skip: []string{"sizing/two"}},
+		"size-changed-ignored":       {Red: []string{"sizing/two"}},
+		"message-dropped":            {Red: []string{"messages/three"}},
+	}}
+	groups := selftest.DefectGroups(tab, []string{"display-switch-misreported", "size-changed-ignored", "message-dropped"})
+	for _, g := range groups {
+		if slices.Contains(g, "display-switch-misreported") && slices.Contains(g, "size-changed-ignored") {
+			t.Errorf("a defect grouped with one whose checks it may make SKIP: %v", groups)
+		}
+	}
+	if len(groups) != 2 {
+		t.Errorf("groups %v, want two: message-dropped with one of the others", groups)
+	}
+}

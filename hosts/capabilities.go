@@ -77,6 +77,13 @@ type (
 	PromptObserver interface {
 		ObservePrompts(ctx context.Context, req protocol.Request) (protocol.Result, error)
 	}
+	// NewSessionToolLister reports the model's tool list ([]string) in a
+	// new session of the host (a new conversation, another tab), leaving
+	// the session the suite's View is in as it is: a host that persisted
+	// app tool registrations offers a closed View's tools there.
+	NewSessionToolLister interface {
+		ReadNewSessionToolList(ctx context.Context, req protocol.Request) (protocol.Result, error)
+	}
 )
 
 // capability is a row of the one table of capabilities: the kind of
@@ -130,6 +137,7 @@ var capabilities = []capability{
 	row(protocol.KindOpenTool, ToolOpener.OpenTool, false),
 	row(protocol.KindReadFrameMessages, FrameMessageReader.ReadFrameMessages, true),
 	row(protocol.KindObservePrompts, PromptObserver.ObservePrompts, true),
+	row(protocol.KindReadNewSessionToolList, NewSessionToolLister.ReadNewSessionToolList, false),
 }
 
 func lookup(k protocol.Kind) (capability, bool) {

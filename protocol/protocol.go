@@ -58,6 +58,11 @@ const (
 	// the host may ask the user about went unanswered: was the host
 	// waiting on the user, whom the driver could not play?
 	KindObservePrompts Kind = "observePrompts"
+	// KindReadNewSessionToolList reports the model's tool list in a new
+	// session of the host (a new conversation, beside the one the suite's
+	// View is in, which must go on): what a host that persisted app tool
+	// registrations would offer there.
+	KindReadNewSessionToolList Kind = "readNewSessionToolList"
 )
 
 // The phases of observePrompts.
@@ -81,7 +86,7 @@ var Kinds = []Kind{
 	KindClickTrigger, KindConfirmDialog, KindCheckLinkOpen, KindConversationContains,
 	KindToggleTheme, KindReadModelToolList, KindInspectFrame, KindReadConsole, KindResetIsolation,
 	KindCancelTool, KindCloseView, KindCheckDownload, KindOpenTool,
-	KindReadFrameMessages, KindObservePrompts,
+	KindReadFrameMessages, KindObservePrompts, KindReadNewSessionToolList,
 }
 
 // Dialog names a host confirmation dialog for confirmDialog.
@@ -122,7 +127,7 @@ type Request struct {
 // is untrusted, so the runner validates before it dispatches.
 func (r Request) Validate() error {
 	switch r.Kind {
-	case KindClickTrigger, KindReadModelToolList, KindInspectFrame, KindResetIsolation, KindReadFrameMessages:
+	case KindClickTrigger, KindReadModelToolList, KindInspectFrame, KindResetIsolation, KindReadFrameMessages, KindReadNewSessionToolList:
 	case KindConfirmDialog:
 		switch r.Dialog {
 		case DialogOpenLink, DialogDownload, DialogSampling:

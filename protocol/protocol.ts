@@ -21,6 +21,7 @@ export const KINDS = [
   "openTool",
   "readFrameMessages",
   "observePrompts",
+  "readNewSessionToolList",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -58,7 +59,10 @@ export type CapabilityRequest =
   // Watch the host page for prompts put before the user: "mark" remembers
   // what it shows now, "report" answers what appeared since
   // ({seen: string[], screenshot?: string}; PromptReport in protocol.go).
-  | { kind: "observePrompts"; phase: "mark" | "report" };
+  | { kind: "observePrompts"; phase: "mark" | "report" }
+  // Report the model's tool list (string[]) in a new session of the host:
+  // a new conversation beside the one the suite's View is in, which goes on.
+  | { kind: "readNewSessionToolList" };
 
 // A parked request carries a sequence number so the runner dispatches it once.
 export type ParkedRequest = CapabilityRequest & { seq: number };

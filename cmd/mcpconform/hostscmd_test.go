@@ -156,6 +156,7 @@ func TestHostsCheckEveryCapabilityForProfiles(t *testing.T) {
 		"CLOSE":          "[data-testid=view-close]",
 		"CANCEL":         "click [data-testid=stop][data-marker={marker:url}]\nwait-for-hidden [data-testid=stop]",
 		"MODEL_TOOLS":    "[data-testid=model-tool]@data-name",
+		"NEW_SESSION":    "goto {url}/?session=new",
 	} {
 		vars["MCPCONFORM_INSP_"+k] = v
 	}

@@ -112,8 +112,37 @@ func (h *Host) ReadModelToolList(ctx context.Context, req protocol.Request) (pro
 		}
 		return protocol.Result{OK: true, Value: v}, nil
 	}
+	return h.readModelTools(h.Page)
+}
+
+// ReadNewSessionToolList asks the Go hook for a new session's tool list
+// or, from a profile, runs NEW_SESSION in a new tab of the browser context
+// (the same storage: what a host that persisted registrations restores
+// from), reads MODEL_TOOLS there and closes the tab. The suite's page and
+// its session are left as they are.
+func (h *Host) ReadNewSessionToolList(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	if h.hooks.NewSessionTools != nil {
+		v, err := h.hooks.NewSessionTools(ctx)
+		if err != nil {
+			return protocol.Result{}, err
+		}
+		return protocol.Result{OK: true, Value: v}, nil
+	}
+	tab, err := h.NewTab()
+	if err != nil {
+		return protocol.Result{}, fmt.Errorf("opening a tab for %s: %w", h.variable("NEW_SESSION"), err)
+	}
+	defer tab.Close()
+	if r, ok := h.runAction(ctx, tab, "NEW_SESSION", h.cfg.newSession, h.withVars()); !ok {
+		return r, nil
+	}
+	return h.readModelTools(tab)
+}
+
+// readModelTools reads MODEL_TOOLS in page.
+func (h *Host) readModelTools(page playwright.Page) (protocol.Result, error) {
 	m := h.cfg.modelTools
-	loc := h.Page.Locator(m.sel)
+	loc := page.Locator(m.sel)
 	if err := loc.First().WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateAttached, Timeout: playwright.Float(5000)}); err != nil {
 		// A host may offer the model no tool at all: an empty list.
 		if n, cerr := loc.Count(); cerr != nil || n > 0 {

@@ -182,7 +182,8 @@ type Action struct {
 	Steps    []Step // its steps, if it has any
 }
 
-// actions describes c's START, OPEN_TOOL, CLOSE, CANCEL and MODEL_TOOLS.
+// actions describes c's START, OPEN_TOOL, CLOSE, CANCEL, MODEL_TOOLS and
+// NEW_SESSION.
 func (c *config) actions() []Action {
 	var out []Action
 	if c.start != "" {
@@ -216,6 +217,9 @@ func (c *config) actions() []Action {
 			what = fmt.Sprintf("the %s of each %s", m.attr, m.sel)
 		}
 		out = append(out, Action{Variable: "MODEL_TOOLS", What: what})
+	}
+	if len(c.newSession) > 0 {
+		out = append(out, Action{Variable: "NEW_SESSION", What: "steps, in a new tab, then MODEL_TOOLS read there", Steps: c.newSession})
 	}
 	return out
 }

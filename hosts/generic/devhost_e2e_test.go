@@ -53,6 +53,8 @@ var notOffered = map[string]bool{
 	"tools/app-tools-listed":           true,
 	"tools/list-changed-throttled":     true,
 	"tools/app-tools-gone-after-close": true,
+	// Nor can a new session's tool list be read.
+	"tools/app-tools-not-persisted": true,
 }
 
 // isProbeCheck reports whether a check that needs these needs a probe

@@ -176,7 +176,8 @@ func TestReferenceThroughProfileAndHooks(t *testing.T) {
 			}
 			return map[string]string{PhURL: srv.HostURL}, srv.Close, nil
 		},
-		ModelTools: func(context.Context) (json.RawMessage, error) { return json.Marshal(srv.ModelToolNames()) },
+		ModelTools:      func(context.Context) (json.RawMessage, error) { return json.Marshal(srv.ModelToolNames()) },
+		NewSessionTools: func(context.Context) (json.RawMessage, error) { return json.Marshal(srv.NewSessionToolNames()) },
 	}
 	h, err := New("reference-profile", p, hk)
 	if err != nil {

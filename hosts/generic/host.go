@@ -35,6 +35,9 @@ type Hooks struct {
 	// ModelTools, when set, answers readModelToolList with the tool list
 	// the host's model sees (a JSON array of tools).
 	ModelTools func(ctx context.Context) (json.RawMessage, error)
+	// NewSessionTools, when set, answers readNewSessionToolList with the
+	// tool list the host's model sees in a new session (a JSON array).
+	NewSessionTools func(ctx context.Context) (json.RawMessage, error)
 }
 
 // Sentinel errors of Setup, wrapped by *SetupError. Both are

@@ -77,6 +77,11 @@ type Profile struct {
 	// the model can call, named by its text or the attribute; it enables
 	// readModelToolList.
 	ModelTools string `env:"MODEL_TOOLS"`
+	// NewSession are steps that start a new session of the host (a new
+	// conversation) in a new tab of the same browser context, where
+	// MODEL_TOOLS is then read; the tab is closed after. With MODEL_TOOLS
+	// they enable readNewSessionToolList.
+	NewSession string `env:"NEW_SESSION"`
 	// Unsupported are capabilities declared unsupported.
 	Unsupported []string `env:"UNSUPPORTED"`
 	// StorageState is the path of a Playwright storage-state file (cookies
@@ -283,6 +288,7 @@ type config struct {
 	close        action
 	cancel       action
 	modelTools   attrSpec
+	newSession   []Step
 }
 
 // readySpec is READY: a URL to wait for, or a text START prints.
@@ -444,6 +450,14 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 		}
 		c.modelTools = a
 	}
+	if strings.TrimSpace(p.NewSession) != "" {
+		steps, sp := parseSteps(Var(name, "NEW_SESSION"), p.NewSession, c.placeholders, true)
+		c.newSession = steps
+		problems = append(problems, sp...)
+		if c.modelTools.sel == "" {
+			bad("NEW_SESSION", "is set but %s is not: the new session's tool list is read with it", Var(name, "MODEL_TOOLS"))
+		}
+	}
 
 	if p.StorageState != "" {
 		if st, err := os.Stat(p.StorageState); err != nil {
@@ -482,6 +496,8 @@ func (c *config) capabilities(hk Hooks) map[protocol.Kind]bool {
 		protocol.KindOpenTool:             len(c.openTool) > 0,
 		protocol.KindCloseView:            c.close.set(),
 		protocol.KindCancelTool:           c.cancel.set(),
+		protocol.KindReadNewSessionToolList: hk.NewSessionTools != nil ||
+			(len(c.newSession) > 0 && c.modelTools.sel != ""),
 	}
 	for k := range c.unsupported {
 		caps[k] = false
@@ -509,6 +525,8 @@ func (c *config) why(k protocol.Kind) string {
 		return "CLOSE is not set"
 	case protocol.KindCancelTool:
 		return "CANCEL is not set"
+	case protocol.KindReadNewSessionToolList:
+		return "NEW_SESSION is not set"
 	}
 	return "not configured"
 }

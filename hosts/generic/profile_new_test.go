@@ -34,6 +34,7 @@ func full() map[string]string {
 		"MCPCONFORM_DEMO_CLOSE", `[data-testid="view-close"]`,
 		"MCPCONFORM_DEMO_CANCEL", "click .card:has-text(\"{marker}\") .stop\nwait-for-hidden .card:has-text(\"{marker}\") .stop",
 		"MCPCONFORM_DEMO_MODEL_TOOLS", `ul.tools li@data-name`,
+		"MCPCONFORM_DEMO_NEW_SESSION", "goto {url}/chat/new\nwait-for ul.tools",
 	)
 }
 
@@ -131,6 +132,10 @@ func TestBadNewVariables(t *testing.T) {
 			[]string{"MCPCONFORM_DEMO_CLOSE", "unknown placeholder {tool}", "{marker}"}},
 		{"bad CANCEL step", with(full(), "MCPCONFORM_DEMO_CANCEL", "click .stop; tap .confirm"),
 			[]string{"MCPCONFORM_DEMO_CANCEL step 2", `unknown step "tap"`}},
+		{"NEW_SESSION without MODEL_TOOLS", with(full(), "MCPCONFORM_DEMO_MODEL_TOOLS", "<unset>"),
+			[]string{"MCPCONFORM_DEMO_NEW_SESSION", "MCPCONFORM_DEMO_MODEL_TOOLS is not"}},
+		{"bad NEW_SESSION step", with(full(), "MCPCONFORM_DEMO_NEW_SESSION", "goto {url}/new; tap .new-chat"),
+			[]string{"MCPCONFORM_DEMO_NEW_SESSION step 2", `unknown step "tap"`}},
 		{"MODEL_TOOLS ends with @", with(full(), "MCPCONFORM_DEMO_MODEL_TOOLS", "li.tool@"),
 			[]string{"MCPCONFORM_DEMO_MODEL_TOOLS", "ends with @"}},
 		{"bad MODEL_TOOLS selector", with(full(), "MCPCONFORM_DEMO_MODEL_TOOLS", "li[data-name@data-name"),
@@ -308,7 +313,7 @@ func TestGoProfileDefaults(t *testing.T) {
 	}
 }
 
-// --check describes START, OPEN_TOOL, CLOSE, CANCEL and MODEL_TOOLS
+// --check describes START, OPEN_TOOL, CLOSE, CANCEL, MODEL_TOOLS and NEW_SESSION
 // without their command lines or typed text.
 func TestCheckDescribesTheActions(t *testing.T) {
 	r := Check("demo", envconfig.MapLookuper(with(full(), "MCPCONFORM_DEMO_START", "host --token TOPSECRET --port {port}")))
@@ -333,6 +338,9 @@ func TestCheckDescribesTheActions(t *testing.T) {
 	}
 	if a := got["MODEL_TOOLS"]; a.What != "the data-name of each ul.tools li" {
 		t.Errorf("MODEL_TOOLS: %q", a.What)
+	}
+	if a := got["NEW_SESSION"]; a.What != "steps, in a new tab, then MODEL_TOOLS read there" || len(a.Steps) != 2 {
+		t.Errorf("NEW_SESSION: %+v", a)
 	}
 	var b strings.Builder
 	if err := PrintCheck(&b, "demo", envconfig.MapLookuper(with(full(), "MCPCONFORM_DEMO_START", "host --token TOPSECRET --port {port}"))); err != nil {

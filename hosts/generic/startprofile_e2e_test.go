@@ -256,3 +256,30 @@ func TestEnvProfileCatchesTheToolListDefect(t *testing.T) {
 		t.Errorf("%s: %s %q, want FAIL naming the leaked tool", c.ID, c.Status, c.Message)
 	}
 }
+
+// NEW_SESSION drives the reference page for real: a tab opened with
+// ?session=new shows a new conversation's model tools, where the defect
+// app-tools-persisted restores every View's registration. Through the
+// profile alone, tools/app-tools-not-persisted then FAILs naming the probe
+// View's tool (it PASSes without the defect: TestReferenceThroughEnvProfile
+// runs it in its sample).
+func TestEnvProfileNewSessionSeesPersistedAppTools(t *testing.T) {
+	mcpconformOnPath(t)
+	h := refWithDefect(t, "app-tools-persisted")
+	if !hosts.Supports(h, protocol.KindReadNewSessionToolList) {
+		t.Fatal("the documented profile has no readNewSessionToolList")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: env(t, time.Minute), Selection: runner.Selection{Globs: []string{"tools/app-tools-not-persisted"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hr.Cases) != 1 {
+		t.Fatalf("%d cases", len(hr.Cases))
+	}
+	c := hr.Cases[0]
+	if c.Status != protocol.StatusFail || !strings.Contains(c.Message, "mcpconform_probe_tool_") {
+		t.Errorf("%s: %s %q, want FAIL naming the closed probe View's tool as listed in a new session", c.ID, c.Status, c.Message)
+	}
+}

@@ -75,6 +75,28 @@ func (r *appToolRegistry) viewOf(name string) (string, bool) {
 	return "", false
 }
 
+// everRegistered is every tool name a View registered, shown or since
+// removed, sorted (the defect app-tools-persisted).
+func (r *appToolRegistry) everRegistered() []string {
+	r.mu.Lock()
+	seen := map[string]bool{}
+	for n := range r.closed {
+		seen[n] = true
+	}
+	for _, id := range r.ids() {
+		for _, n := range r.views[id] {
+			seen[n] = true
+		}
+	}
+	r.mu.Unlock()
+	out := make([]string, 0, len(seen))
+	for n := range seen {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // wasClosed is whether name was a tool of a View since removed (and no
 // shown View provides it now).
 func (r *appToolRegistry) wasClosed(name string) bool {

@@ -101,6 +101,7 @@ var Defects = []Defect{
 	{"list-changed-unthrottled", "the host throttles the View's tools/list_changed notifications (draft L2615: \"Throttle tools/list_changed notifications to prevent spam\"; lists the View's tools again on every notification)"},
 	{"app-tools-outlive-view", "a View's tools leave the model's tool list when the View is torn down (draft L2642: \"Tools automatically disappear when app iframe is torn down\"; keeps a removed View's tools in the agent's list)"},
 	{"app-tool-call-malformed", "the host calls a View's tool with a JSON-RPC request whose params are the tool's name and its arguments object (draft L510-535 \"Host → App: Call app-registered tool\", MCP tools/call; JSON-RPC 2.0 §4.2: \"by-name: params MUST be an Object\"; sends the arguments as a JSON string)"},
+	{"app-tools-persisted", "app tool registrations are not persisted across sessions (draft L2643: \"Hosts MUST NOT persist app tool registrations across sessions\"; every View's registration, shown or closed, is restored into a new conversation's tool list)"},
 	{"closed-app-tool-answered", "a call of a tool of a closed View returns an error (draft L2644: \"Calling a tool from a closed app MUST return an error\"; the agent's call of a removed View's tool gets an empty success)"},
 	{"proxy-synthesises-ping", "the sandbox creates no requests of its own to the host or the View (S L486; the proxy pings the View and keeps the answer)"},
 }

@@ -364,6 +364,17 @@ func (h *Host) ReadModelToolList(ctx context.Context, req protocol.Request) (pro
 	return protocol.Result{OK: true, Value: b}, nil
 }
 
+// ReadNewSessionToolList reads, straight from the backend, the agent's
+// tool list in a conversation started now beside the page's, which goes
+// on.
+func (h *Host) ReadNewSessionToolList(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	if h.srv == nil {
+		return protocol.Result{}, errors.New("backend not started")
+	}
+	b, _ := json.Marshal(h.srv.NewSessionToolNames())
+	return protocol.Result{OK: true, Value: b}, nil
+}
+
 // ResetIsolation closes stray tabs and dialogs, forgets unreported
 // downloads and restores the light theme.
 func (h *Host) ResetIsolation(ctx context.Context, req protocol.Request) (protocol.Result, error) {

@@ -198,7 +198,13 @@ func (s *Server) hostMux() *http.ServeMux {
 		}
 		writeJSON(w, map[string]any{"result": res})
 	})
+	// ?session=new: the list of a conversation started now beside this
+	// one (a page opened with ?session=new shows it).
 	m.HandleFunc("GET /api/model-tools", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("session") == "new" {
+			writeJSON(w, s.NewSessionToolNames())
+			return
+		}
 		writeJSON(w, s.ModelToolNames())
 	})
 	// The tool picker: the same tools, with what the picker shows, and a
@@ -608,16 +614,32 @@ func sanitizeDomains(ds []string) []string {
 // model-tool-names-namespaced variation each name carries its server's
 // prefix ("s0__conformance_suite").
 func (s *Server) ModelToolNames() []string {
-	var names []string
-	if !s.variations["model-tool-names-namespaced"] {
-		names = s.Agent.ModelTools()
-	} else {
-		for _, t := range s.Agent.ModelToolInfo() {
-			names = append(names, t.Server+"__"+t.Name)
-		}
-	}
 	// The shown Views' own tools (draft §App-Provided Tools).
-	return append(names, s.appTools.names()...)
+	return append(s.serverToolNames(), s.appTools.names()...)
+}
+
+// NewSessionToolNames is the agent's tool list in a conversation started
+// now beside the current one: the servers' tools only, since no View is
+// shown there and app tool registrations are not persisted (draft L2643).
+// Under the defect app-tools-persisted the page's store of every View's
+// registration, shown or since closed, is restored into it.
+func (s *Server) NewSessionToolNames() []string {
+	names := s.serverToolNames()
+	if s.defects["app-tools-persisted"] {
+		names = append(names, s.appTools.everRegistered()...)
+	}
+	return names
+}
+
+func (s *Server) serverToolNames() []string {
+	if !s.variations["model-tool-names-namespaced"] {
+		return s.Agent.ModelTools()
+	}
+	var names []string
+	for _, t := range s.Agent.ModelToolInfo() {
+		names = append(names, t.Server+"__"+t.Name)
+	}
+	return names
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -95,7 +95,6 @@ var Unjudged = map[string]Reason{
 	"host-sanitize-result-content-before":                llm("the model must call an app tool and show its result"),
 	"host-reject-results-appear-malicious":               llm("the model must call an app tool with a malicious result; what appears malicious is a judgement"),
 	"host-implement-different-permission-levels":         permission("a policy the host may add"),
-	"host-not-persist-app-tool-registrations":            vantage(agentToolList + ", in a new session"),
 }
 
 // Check is what the matrix needs of a check.

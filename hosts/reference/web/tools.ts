@@ -184,7 +184,8 @@ document.addEventListener("mousedown", (ev) => {
 // the tool's name, so that a driver reading the page (a host profile's
 // MODEL_TOOLS) sees exactly what the model is offered, defects included.
 // Collapsed under the protocol log; read once the page has loaded (the
-// servers' tools are listed when the backend connects).
+// servers' tools are listed when the backend connects). A page opened with
+// ?session=new shows a new session's list (a host profile's NEW_SESSION).
 const modelToolList = el("ul", { class: "model-tool-list" });
 const modelToolCount = el("span", { class: "muted" });
 const modelTools = el("details", { class: "model-tools", "data-testid": "model-tools" }, el("summary", {}, "Tools offered to the model ", modelToolCount), modelToolList);
@@ -192,7 +193,8 @@ document.querySelector("aside.side")?.append(modelTools);
 
 async function loadModelTools(): Promise<void> {
   try {
-    const r = await fetch("/api/model-tools");
+    const session = new URLSearchParams(location.search).get("session") === "new" ? "?session=new" : "";
+    const r = await fetch(`/api/model-tools${session}`);
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
     const names = ((await r.json()) as string[] | null) ?? [];
     modelToolList.replaceChildren(...names.map((n) => el("li", { "data-testid": "model-tool" }, n)));

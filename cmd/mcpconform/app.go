@@ -218,7 +218,7 @@ func newApp() *cli.App {
 			}
 			return cli.ShowAppHelp(c)
 		},
-		Commands: []*cli.Command{runCommand(), listCommand(), serveCommand(), reportCommand(), selftestCommand(), loginCommand(), hostsCommand(), benchCommand(), soakCommand()},
+		Commands: []*cli.Command{runCommand(), listCommand(), serveCommand(), reportCommand(), selftestCommand(), loginCommand(), hostsCommand(), benchCommand(), soakCommand(), stdioCommand()},
 	}
 	// A flag error inside a subcommand goes to the command's own handler.
 	for _, c := range app.Commands {

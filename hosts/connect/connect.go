@@ -106,6 +106,7 @@ func Instructions(serverURL, secondURL string, o Options, appTimeout string) str
 	var b strings.Builder
 	fmt.Fprintf(&b, "--host connect: mcpconform drives no host; do this in the host under test:\n")
 	fmt.Fprintf(&b, "  1. add an MCP server, transport Streamable HTTP, URL:\n\n       %s\n\n", serverURL)
+	fmt.Fprintf(&b, "     (a host that only launches local servers: the command  mcpconform stdio %s)\n", serverURL)
 	if secondURL != "" {
 		fmt.Fprintf(&b, "     (optional, for visibility/cross-server-blocked: a second server, %s)\n", secondURL)
 	}

@@ -307,9 +307,15 @@ func (b *Base) TextContains(ctx context.Context, sel, marker string, timeout tim
 }
 
 // ClickWhenVisible clicks sel on the host page once it is visible.
+//
+// The click does not wait for a navigation it starts: a host's confirm
+// button that opens the link (or navigates) would otherwise count the new
+// page's load against timeout, and on a loaded machine a click that was
+// made ended in a timeout read as "no dialog appeared" (links/open-link
+// FAILed so once in CI, 2026-12-03, under the rerender-once variation).
 func (b *Base) ClickWhenVisible(sel string, timeout time.Duration) error {
 	ms := float64(timeout.Milliseconds())
-	return b.Page.Locator(sel).First().Click(playwright.LocatorClickOptions{Timeout: &ms})
+	return b.Page.Locator(sel).First().Click(playwright.LocatorClickOptions{Timeout: &ms, NoWaitAfter: playwright.Bool(true)})
 }
 
 // LinkOpened waits up to timeout for a new page whose URL starts with url.

@@ -1,0 +1,56 @@
+package browserhost_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/hosts/browserhost"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+)
+
+// A confirm button whose click starts a navigation that takes its time (a
+// host opening the link it was asked to) is clicked, and ClickWhenVisible
+// returns without waiting for that page: the click was made. Before, the
+// navigation's wait counted against the timeout, and a made click ended in
+// a timeout, read as "no dialog appeared".
+func TestClickWhenVisibleDoesNotWaitForTheNavigationItStarts(t *testing.T) {
+	release := make(chan struct{})
+	hit := make(chan struct{}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			hit <- struct{}{}
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			fmt.Fprint(w, "<p>slow page</p>")
+			return
+		}
+		fmt.Fprint(w, `<!doctype html><button id="confirm" onclick="location.href='/slow'">Open</button>`)
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) })
+	b := &browserhost.Base{}
+	if err := b.Open(e2etest.Env(t, 10*time.Second), playwright.BrowserNewContextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	if _, err := b.Page.Goto(srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.ClickWhenVisible("#confirm", 2*time.Second); err != nil {
+		t.Fatalf("the click was made, but ClickWhenVisible said: %v", err)
+	}
+	// The navigation the click started reached the server: the click was
+	// made. (Nothing is evaluated in the page: it waits for the navigation.)
+	select {
+	case <-hit:
+	case <-time.After(10 * time.Second):
+		t.Error("the click started no navigation")
+	}
+}

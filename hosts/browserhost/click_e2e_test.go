@@ -3,14 +3,8 @@ package browserhost_test
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
-
-	"github.com/mxschmitt/playwright-go"
-
-	"github.com/mcpconform/mcpconform/hosts/browserhost"
-	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
 // A confirm button whose click starts a navigation that takes its time (a
@@ -21,9 +15,12 @@ import (
 func TestClickWhenVisibleDoesNotWaitForTheNavigationItStarts(t *testing.T) {
 	release := make(chan struct{})
 	hit := make(chan struct{}, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	b := openHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slow" {
-			hit <- struct{}{}
+			select {
+			case hit <- struct{}{}:
+			default:
+			}
 			select {
 			case <-release:
 			case <-r.Context().Done():
@@ -33,16 +30,9 @@ func TestClickWhenVisibleDoesNotWaitForTheNavigationItStarts(t *testing.T) {
 		}
 		fmt.Fprint(w, `<!doctype html><button id="confirm" onclick="location.href='/slow'">Open</button>`)
 	}))
-	t.Cleanup(srv.Close)
+	// Before the server's and the page's cleanups (they run last in, first
+	// out): the page's navigation then ends, and the server can close.
 	t.Cleanup(func() { close(release) })
-	b := &browserhost.Base{}
-	if err := b.Open(e2etest.Env(t, 10*time.Second), playwright.BrowserNewContextOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
-	if _, err := b.Page.Goto(srv.URL); err != nil {
-		t.Fatal(err)
-	}
 	if err := b.ClickWhenVisible("#confirm", 2*time.Second); err != nil {
 		t.Fatalf("the click was made, but ClickWhenVisible said: %v", err)
 	}

@@ -66,7 +66,13 @@ function detached() {
 // both closed when the test ends.
 func openPage(t *testing.T, page string) *browserhost.Base {
 	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, page) }))
+	return openHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, page) }))
+}
+
+// openHandler is openPage for a server of h.
+func openHandler(t *testing.T, h http.Handler) *browserhost.Base {
+	t.Helper()
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	b := &browserhost.Base{}
 	if err := b.Open(e2etest.Env(t, 10*time.Second), playwright.BrowserNewContextOptions{}); err != nil {

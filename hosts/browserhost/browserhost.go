@@ -128,12 +128,21 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 		if !r.IsNavigationRequest() {
 			return
 		}
+		// A popup's first navigation is requested before Playwright has
+		// announced the popup, so its Frame is nil (playwright-go: "the
+		// request was issued before the frame is created"): a page other
+		// than the host's and the driver's own, which exist before they
+		// navigate. Dropped, that request left a link opened by
+		// window.open(url, "_blank", "noopener") seen only when Chromium
+		// reloaded the page's error page a second later (links/open-link
+		// then passed by a retry, and the headless shell, which does not
+		// reload, missed the link altogether).
 		f := r.Frame()
-		if f == nil || f.ParentFrame() != nil {
+		if f != nil && f.ParentFrame() != nil {
 			return
 		}
 		b.mu.Lock()
-		if f.Page() != b.Page && !slices.Contains(b.own, f.Page()) && len(b.navigations) < 1000 {
+		if (f == nil || f.Page() != b.Page && !slices.Contains(b.own, f.Page())) && len(b.navigations) < 1000 {
 			b.navigations = append(b.navigations, r.URL())
 		}
 		b.mu.Unlock()

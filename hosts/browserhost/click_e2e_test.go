@@ -1,8 +1,10 @@
 package browserhost_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -42,5 +44,37 @@ func TestClickWhenVisibleDoesNotWaitForTheNavigationItStarts(t *testing.T) {
 	case <-hit:
 	case <-time.After(10 * time.Second):
 		t.Error("the click started no navigation")
+	}
+}
+
+// A link the host page opens with window.open(url, "_blank", "noopener")
+// is seen from the popup's first navigation request, which Playwright
+// reports before it knows the popup (the request's Frame is nil). The
+// link's server never answers, so there is no second request (Chromium
+// requests an error page's URL again a second later, which hid the
+// dropped first one): LinkOpened saw nothing before the fix.
+func TestLinkOpenedSeesAPopupsFirstRequest(t *testing.T) {
+	release := make(chan struct{})
+	b := openHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/link" {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		fmt.Fprint(w, `<!doctype html><button id="open" onclick="window.open('/link?x=1', '_blank', 'noopener')">Open</button>`)
+	}))
+	t.Cleanup(func() { close(release) })
+	link := strings.TrimSuffix(b.Page.URL(), "/") + "/link?x=1"
+	if err := b.ClickWhenVisible("#open", 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.LinkOpened(context.Background(), link, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.OK {
+		t.Fatalf("the page opened %s in a new tab; LinkOpened: %s", link, r.Error)
 	}
 }

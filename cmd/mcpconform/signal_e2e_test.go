@@ -143,7 +143,9 @@ func TestBrowserCrashIsInfraAndLeavesNothingBehind(t *testing.T) {
 	killed := 0
 	for _, p := range leftovers(marker) {
 		f := strings.Fields(p)
-		if len(f) > 1 && strings.HasSuffix(f[1], "chromium") && !strings.Contains(p, "--type=") {
+		// The browser process (not a renderer or helper): Chromium, or the
+		// headless shell a headless run prefers (internal/browser).
+		if len(f) > 1 && (strings.HasSuffix(f[1], "chromium") || strings.HasSuffix(f[1], "headless-shell")) && !strings.Contains(p, "--type=") {
 			var pid int
 			fmt.Sscan(f[0], &pid)
 			if syscall.Kill(pid, syscall.SIGKILL) == nil {

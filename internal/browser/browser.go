@@ -153,7 +153,7 @@ func Launch(o Options) (*Browser, error) {
 	}
 	exe, args := paths.Browser, launchArgs(hole.Addr().String(), o.ExtraArg)
 	shell := ""
-	if !o.Headed && o.Paths.Browser == "" && os.Getenv("MCPCONFORM_BROWSER") == "" {
+	if !o.Headed && explicitBrowser(o.Paths.Browser) == "" {
 		shell = headlessShellBeside(paths.Browser)
 	}
 	if shell != "" {

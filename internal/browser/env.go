@@ -129,13 +129,20 @@ func driverDir(dir string) string {
 	return dir
 }
 
+// explicitBrowser is the browser the user named: path (--browser), else
+// MCPCONFORM_BROWSER, else "". Launch runs it as given (no headless shell).
+func explicitBrowser(path string) string {
+	if path == "" {
+		path = os.Getenv("MCPCONFORM_BROWSER")
+	}
+	return path
+}
+
 // findBrowser returns the explicit browser (an error if it is missing),
 // else the first system browser, else Playwright's newest complete
 // Chromium, else "".
 func findBrowser(explicit, driverDir string) (string, error) {
-	if explicit == "" {
-		explicit = os.Getenv("MCPCONFORM_BROWSER")
-	}
+	explicit = explicitBrowser(explicit)
 	if explicit != "" {
 		if st, err := os.Stat(explicit); err != nil || st.IsDir() {
 			return "", fmt.Errorf("%w: %s does not exist", ErrNoBrowser, explicit)

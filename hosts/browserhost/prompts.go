@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -25,9 +27,9 @@ import (
 // promptState is the Base's record for observePrompts.
 type promptState struct {
 	mu sync.Mutex
-	// marked are the prompt-like elements the page showed at the mark,
-	// counted by key.
-	marked map[string]int
+	// marked are the prompt-like elements each page read at the mark
+	// showed, counted by key.
+	marked map[playwright.Page]map[string]int
 	// native are the native dialogs shown since the context opened, in
 	// order; sinceMark the index of the first after the mark.
 	native    []string
@@ -160,50 +162,160 @@ func newPrompts(before map[string]int, after []promptItem, max int) []string {
 const maxPromptItems = 6
 
 // ObservePrompts is observePrompts: "mark" remembers the prompt-like
-// elements the host page shows and forgets earlier native dialogs;
-// "report" answers a protocol.PromptReport of the elements and native
-// dialogs that appeared since, with a screenshot of the page when there
-// are any.
+// elements the host's pages show and forgets earlier native dialogs;
+// "report" answers a protocol.PromptReport of the elements, windows and
+// native dialogs that appeared since, with a screenshot of the page that
+// shows the first of them.
+//
+// The host's pages are the host page and the other tabs of its origin
+// (or blank, as a window the host writes itself): a host may ask in a
+// window of its own, or in the tab that shows the View. Another tab
+// counts only its dialogs and toasts (its buttons are its own UI, not a
+// question about this request), and a tab that opened since the mark is
+// reported as a window, with what it shows. A tab of another origin is
+// a link the app opened, and the driver's own tabs (NewTab) opened since
+// the mark are the driver's.
 func (b *Base) ObservePrompts(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if b.Page == nil {
 		return protocol.Result{OK: false, Error: "no host page"}, nil
 	}
 	mark := req.Phase == protocol.PhaseMark
-	raw, err := b.Page.Evaluate(promptScan, mark)
-	if err != nil {
-		return protocol.Result{OK: false, Error: "reading the host page: " + FirstLine(err)}, nil
+	pages := b.promptPages()
+	scans := make([]promptScanResult, len(pages))
+	for i, p := range pages {
+		var raw any
+		var err error
+		if i == 0 {
+			raw, err = p.Evaluate(promptScan, mark)
+		} else {
+			raw, err = evaluateWithin(p, promptScan, mark, otherTabRead)
+		}
+		if err == nil {
+			scans[i], err = decodePromptScan(raw)
+		}
+		if err != nil && i == 0 {
+			return protocol.Result{OK: false, Error: "reading the host page: " + FirstLine(err)}, nil
+		}
+		if err != nil {
+			pages[i] = nil // closed or navigating: nothing to read
+		}
 	}
-	scan, err := decodePromptScan(raw)
-	if err != nil {
-		return protocol.Result{OK: false, Error: err.Error()}, nil
-	}
-	items := scan.Items
 	b.prompts.mu.Lock()
 	defer b.prompts.mu.Unlock()
-	if req.Phase == protocol.PhaseMark {
-		b.prompts.marked = map[string]int{}
-		for _, it := range items {
-			b.prompts.marked[it.key()]++
+	if mark {
+		b.prompts.marked = map[playwright.Page]map[string]int{}
+		for i, p := range pages {
+			if p == nil {
+				continue
+			}
+			counts := map[string]int{}
+			for _, it := range scans[i].Items {
+				counts[it.key()]++
+			}
+			b.prompts.marked[p] = counts
 		}
 		b.prompts.sinceMark = len(b.prompts.native)
 		return protocol.Result{OK: true}, nil
 	}
 	rep := protocol.PromptReport{Seen: append([]string{}, b.prompts.native[min(b.prompts.sinceMark, len(b.prompts.native)):]...)}
-	// The page's own mark tells elements apart; without it (the page
-	// navigated), the texts counted at the mark do.
-	before := b.prompts.marked
-	if scan.Marked {
-		before = nil
-	}
-	rep.Seen = append(rep.Seen, newPrompts(before, items, maxPromptItems)...)
+	var shot playwright.Page
 	if len(rep.Seen) > 0 {
-		rep.Screenshot = b.promptScreenshot()
+		shot = b.Page
+	}
+	for i, p := range pages {
+		if p == nil || len(rep.Seen) >= maxPromptItems {
+			continue
+		}
+		before, known := b.prompts.marked[p]
+		// The page's own mark tells elements apart; without it (the page
+		// navigated), the texts counted at the mark do.
+		if scans[i].Marked {
+			before = nil
+		}
+		items := scans[i].Items
+		var seen []string
+		switch {
+		case i == 0:
+			seen = newPrompts(before, items, maxPromptItems-len(rep.Seen))
+		case known:
+			items = slices.DeleteFunc(slices.Clone(items), func(it promptItem) bool { return it.Kind == "button" })
+			seen = newPrompts(before, items, maxPromptItems-len(rep.Seen))
+		case b.ownTab(p):
+			continue
+		default:
+			window := p.URL()
+			if title, _ := p.Title(); strings.TrimSpace(title) != "" {
+				window = fmt.Sprintf("%s (%s)", oneLine(title, 120), window)
+			}
+			seen = append([]string{"window: " + window}, newPrompts(nil, items, maxPromptItems-len(rep.Seen)-1)...)
+		}
+		if len(seen) > 0 && shot == nil {
+			shot = p
+		}
+		rep.Seen = append(rep.Seen, seen...)
+	}
+	if shot != nil {
+		rep.Screenshot = promptScreenshot(shot)
 	}
 	v, err := json.Marshal(rep)
 	if err != nil {
 		return protocol.Result{}, err
 	}
 	return protocol.Result{OK: true, Value: v}, nil
+}
+
+// otherTabRead bounds the read of a tab other than the host page: one
+// that is busy or held by a native dialog (dismissed after
+// nativeFallback) must not hold the check up; it is left out unread.
+const otherTabRead = 2 * time.Second
+
+// evaluateWithin is p.Evaluate(js, arg), given up after d (the
+// evaluation then ends on its own, unread).
+func evaluateWithin(p playwright.Page, js string, arg any, d time.Duration) (any, error) {
+	type answer struct {
+		v   any
+		err error
+	}
+	c := make(chan answer, 1)
+	go func() {
+		v, err := p.Evaluate(js, arg)
+		c <- answer{v, err}
+	}()
+	select {
+	case a := <-c:
+		return a.v, a.err
+	case <-time.After(d):
+		return nil, fmt.Errorf("no answer within %v", d)
+	}
+}
+
+// promptPages are the host page, then the open tabs of its origin or
+// blank, in the order they opened.
+func (b *Base) promptPages() []playwright.Page {
+	origin := func(p playwright.Page) string {
+		u, err := url.Parse(p.URL())
+		if err != nil {
+			return ""
+		}
+		return u.Scheme + "://" + u.Host
+	}
+	host := origin(b.Page)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	pages := []playwright.Page{b.Page}
+	for _, p := range b.opened {
+		if !p.IsClosed() && (p.URL() == "about:blank" || origin(p) == host) {
+			pages = append(pages, p)
+		}
+	}
+	return pages
+}
+
+// ownTab says whether the driver opened p (NewTab).
+func (b *Base) ownTab(p playwright.Page) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Contains(b.own, p)
 }
 
 func decodePromptScan(raw any) (promptScanResult, error) {
@@ -218,15 +330,15 @@ func decodePromptScan(raw any) (promptScanResult, error) {
 	return r, nil
 }
 
-// promptScreenshot saves a PNG of the host page in the temporary
-// evidence directory and returns its path ("" when it could not).
-func (b *Base) promptScreenshot() string {
+// promptScreenshot saves a PNG of page in the temporary evidence
+// directory and returns its path ("" when it could not).
+func promptScreenshot(page playwright.Page) string {
 	dir := filepath.Join(os.TempDir(), "mcpconform-evidence")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return ""
 	}
 	p := filepath.Join(dir, fmt.Sprintf("prompt-%s-%d.png", time.Now().Format("20060102-150405"), time.Now().UnixNano()%1e6))
-	if _, err := b.Page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(p), Timeout: playwright.Float(5000)}); err != nil {
+	if _, err := page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(p), Timeout: playwright.Float(5000)}); err != nil {
 		return ""
 	}
 	return p

@@ -49,6 +49,19 @@ function ask(html) { const d = document.createElement("div"); d.innerHTML = html
 		{"a second question of the same text", `ask('<div role="dialog">Let the app call a tool? probe <button>Allow</button></div>')`,
 			[]string{"dialog: Let the app call a tool? probe Allow"}},
 		{"a native confirm", `setTimeout(() => confirm("Open external link?"), 0)`, []string{"native confirm: Open external link?"}},
+		// A host that asks in a window of its own (written by the host
+		// page: blank, of its origin).
+		{"a window of the host's own", `window.__w = window.open("", "_blank", "popup,width=400,height=200");
+window.__w.document.title = "Confirm download";
+window.__w.document.body.innerHTML = '<div role="dialog">Download 1 file? <button>Download</button></div><button>Later</button>';`,
+			[]string{"window: Confirm download (about:blank)", "dialog: Download 1 file? Download", "button: Later"}},
+		// In a tab of the host's that was there at the mark: its dialogs
+		// and toasts, not its buttons (its own UI).
+		{"a question in the host's other tab", `const d = window.__w.document;
+d.body.insertAdjacentHTML("beforeend", '<div role="alertdialog">Open the link?</div><button>Extra</button>');`,
+			[]string{"dialog: Open the link?"}},
+		// A tab of another origin is a link the app opened, not a question.
+		{"a link opened", `window.__w.close(); window.open("http://127.0.0.1:9/link", "_blank")`, nil},
 	} {
 		observe(protocol.PhaseMark)
 		if c.do != "" {
@@ -70,5 +83,18 @@ function ask(html) { const d = document.createElement("div"); d.innerHTML = html
 		if st, err := os.Stat(rep.Screenshot); err != nil || st.Size() == 0 || !strings.HasSuffix(rep.Screenshot, ".png") {
 			t.Errorf("%s: screenshot %q: %v", c.name, rep.Screenshot, err)
 		}
+	}
+	// A tab the driver opened since the mark (a tool's own tab) is the
+	// driver's, though it shows the host's page with its dialog.
+	observe(protocol.PhaseMark)
+	tab, err := b.NewTab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tab.Goto(b.Page.URL()); err != nil {
+		t.Fatal(err)
+	}
+	if rep := observe(protocol.PhaseReport); len(rep.Seen) != 0 {
+		t.Errorf("the driver's own tab: seen %q, want nothing", rep.Seen)
 	}
 }

@@ -320,9 +320,9 @@ func (h *Host) pressOnCard(marker string, controls func(card playwright.Locator)
 
 // ConfirmDialog accepts the host's confirmation dialog of that kind.
 func (h *Host) ConfirmDialog(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	if req.Dialog == protocol.DialogDownload && h.variations["download-toast-unconfirmed"] {
-		// The driver was not told of the download toast (as a profile
-		// whose CONFIRM or DIALOGS leaves downloads out).
+	if req.Dialog == protocol.DialogDownload && (h.variations["download-toast-unconfirmed"] || h.variations["download-asks-in-window"]) {
+		// The driver was not told how the host asks about a download (as
+		// a profile whose CONFIRM or DIALOGS leaves downloads out).
 		return browserhost.UnsupportedDialog(req, "the driver was not told how this host asks before a download"), nil
 	}
 	sel := fmt.Sprintf(`[data-testid="dialog-%s"] [data-testid="dialog-confirm"]`, req.Dialog)

@@ -274,3 +274,7 @@ func assertCapabilitiesMissing(t *testing.T, p *varPage, missing ...string) {
 		}
 	}
 }
+
+// hostPage is the reference host's page (unansweredWhileAsking's page for a
+// question asked on it).
+func (p *varPage) hostPage() playwright.Page { return p.page }

@@ -121,12 +121,38 @@ var policyProofs = []variationProof{
 		}
 		p.openProbeView("var-download-toast")
 		params := map[string]any{"contents": []any{map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///x/toast.txt", "mimeType": "text/plain", "text": "x"}}}}
-		unansweredWhileAsking(t, p, "ui/download-file", params, `[data-testid="toast-download"]`, "Download 1 file?", `[data-testid="toast-confirm"]`)
+		unansweredWhileAsking(t, p, "ui/download-file", params, p.hostPage, `[data-testid="toast-download"]`, "Download 1 file?", `[data-testid="toast-confirm"]`)
+	}},
+	{"download-asks-in-window", func(t *testing.T, p *varPage) {
+		h := reference.NewWith(nil, reference.VariationSet{"download-asks-in-window": true})
+		if r, err := h.ConfirmDialog(context.Background(), protocol.Request{Kind: protocol.KindConfirmDialog, Dialog: protocol.DialogDownload}); err != nil || !r.Unsupported {
+			t.Errorf("confirmDialog download answered %+v (%v), want unsupported", r, err)
+		}
+		p.openProbeView("var-download-window")
+		windows := make(chan playwright.Page, 4)
+		p.page.Context().OnPage(func(w playwright.Page) { windows <- w })
+		window := func() playwright.Page {
+			select {
+			case w := <-windows:
+				if u := w.URL(); u != "about:blank" {
+					t.Errorf("the question's window is at %s, want a blank window the host writes", u)
+				}
+				if title, _ := w.Title(); title != "Download 1 file?" {
+					t.Errorf("the question's window is titled %q, want the question", title)
+				}
+				return w
+			default:
+				t.Fatal("no window of the host's asks about the download")
+				return nil
+			}
+		}
+		params := map[string]any{"contents": []any{map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///x/window.txt", "mimeType": "text/plain", "text": "x"}}}}
+		unansweredWhileAsking(t, p, "ui/download-file", params, window, `[data-testid="window-download"]`, "Download 1 file?", `[data-testid="window-confirm"]`)
 	}},
 	{"message-consent-unanswered", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-consent-unanswered")
 		params := map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "unanswered-consent-marker"}}}
-		unansweredWhileAsking(t, p, "ui/message", params, `[data-testid="dialog-message"]`, "unanswered-consent-marker", `[data-testid="dialog-message"] [data-testid="dialog-confirm"]`)
+		unansweredWhileAsking(t, p, "ui/message", params, p.hostPage, `[data-testid="dialog-message"]`, "unanswered-consent-marker", `[data-testid="dialog-message"] [data-testid="dialog-confirm"]`)
 	}},
 	{"tool-call-approval-unanswered", func(t *testing.T, p *varPage) {
 		// The probe View reports through tools/call: the test's user
@@ -137,7 +163,7 @@ var policyProofs = []variationProof{
 		stop()
 		time.Sleep(300 * time.Millisecond)
 		params := map[string]any{"name": mcpserver.ToolProbe, "arguments": map[string]any{"op": "config"}}
-		unansweredWhileAsking(t, p, "tools/call", params, `[data-testid="dialog-tool-call"]`, mcpserver.ToolProbe, `[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`)
+		unansweredWhileAsking(t, p, "tools/call", params, p.hostPage, `[data-testid="dialog-tool-call"]`, mcpserver.ToolProbe, `[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`)
 	}},
 	{"no-sandbox-capability", func(t *testing.T, p *varPage) {
 		p.openSuiteView()
@@ -168,9 +194,10 @@ var policyProofs = []variationProof{
 }
 
 // unansweredWhileAsking sends method from the View and proves that the
-// host asks its user (the question, matched by sel, shows text, covers
-// nothing) and does not answer until the user presses confirm.
-func unansweredWhileAsking(t *testing.T, p *varPage, method string, params any, sel, text, confirm string) {
+// host asks its user (the question, matched by sel in the page on names,
+// shows text, covers nothing) and does not answer until the user presses
+// confirm.
+func unansweredWhileAsking(t *testing.T, p *varPage, method string, params any, on func() playwright.Page, sel, text, confirm string) {
 	t.Helper()
 	done := make(chan map[string]any, 1)
 	go func() { done <- p.rpc(method, params, false) }()
@@ -179,14 +206,15 @@ func unansweredWhileAsking(t *testing.T, p *varPage, method string, params any, 
 		t.Fatalf("%s answered %v before the user answered the question", method, r)
 	case <-time.After(1500 * time.Millisecond):
 	}
-	q := p.page.Locator(sel).Last()
+	page := on()
+	q := page.Locator(sel).Last()
 	if txt, err := q.TextContent(); err != nil || !strings.Contains(txt, text) {
 		t.Fatalf("the question %s shows %q (%v), want %q in it", sel, txt, err, text)
 	}
-	if n, _ := p.page.Locator(`.backdrop`).Count(); n != 0 {
+	if n, _ := page.Locator(`.backdrop`).Count(); n != 0 {
 		t.Errorf("the question is modal (%d backdrops): left unanswered it would cover the page", n)
 	}
-	if err := p.page.Locator(confirm).Last().Click(); err != nil {
+	if err := page.Locator(confirm).Last().Click(); err != nil {
 		t.Fatal(err)
 	}
 	if r := <-done; r == nil || r["result"] == nil {

@@ -89,6 +89,7 @@ var VariationAreas = map[string][]string{
 	"download-refused":                   {"downloads"},
 	"no-sandbox-capability":              {"security"},
 	"download-toast-unconfirmed":         {"downloads"},
+	"download-asks-in-window":            {"downloads"},
 	"message-consent-unanswered":         {"messages", "model-context", "tools"},
 	"app-tools-unsupported":              {"tools"},
 	// Since the suite asks the agent question once, before the first
@@ -467,6 +468,7 @@ func tookEffect(vs reference.VariationSet, hr report.HostRun) []string {
 // variable that would let the driver answer (issue #23 item 2).
 var promptSkips = map[string]struct{ check, shown, variable string }{
 	"download-toast-unconfirmed":    {"downloads/download-file", "Download 1 file?", "CONFIRM"},
+	"download-asks-in-window":       {"downloads/download-file", "window: Download 1 file?", "CONFIRM"},
 	"message-consent-unanswered":    {"messages/add-to-conversation", "Send the app's message?", "APPROVE"},
 	"tool-call-approval-unanswered": {"visibility/app-only-tool-callable", "Let the app call a tool?", "APPROVE"},
 }

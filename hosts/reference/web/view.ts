@@ -4,7 +4,7 @@
 import { config, sandboxOrigin, defect, variation, AVAILABLE_DISPLAY_MODES, direct, opaqueProxy, viewOrigin, SUPPORTED_VERSIONS, DISPLAY_MODES, DISPLAY_MODE_LABELS } from "./config";
 import { el, sleep, log } from "./layout";
 import { followConversation, userMessage } from "./conversation";
-import { confirmDialog, confirmToast } from "./dialogs";
+import { confirmDialog, confirmToast, confirmWindow } from "./dialogs";
 import { api, appRequest } from "./appchannel";
 import { theme, locale, styles } from "./context";
 import { grantedPermissions, allowAttribute } from "./permissions";
@@ -642,8 +642,9 @@ export class AppView {
             log("host", `ignoring ui/download-file of ${JSON.stringify(names)}: no question, no answer`);
             return;
           }
-          if (variation("download-toast-unconfirmed")) {
-            const ok = await confirmToast("download", files.length === 1 ? "Download 1 file?" : `Download ${files.length} files?`, names, PROMPT_EXPIRY_MS);
+          if (variation("download-toast-unconfirmed") || variation("download-asks-in-window")) {
+            const title = files.length === 1 ? "Download 1 file?" : `Download ${files.length} files?`;
+            const ok = variation("download-asks-in-window") ? await confirmWindow("download", title, names, PROMPT_EXPIRY_MS) : await confirmToast("download", title, names, PROMPT_EXPIRY_MS);
             if (!ok) return this.error(msg.id, -32000, "Download denied by user");
           } else if (!defect("download-without-confirmation")) {
             const ok = await confirmDialog("download", files.length === 1 ? "Download a file from the app?" : `Download ${files.length} files from the app?`, names);

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -80,12 +81,16 @@ tools/call the host never answered) or failed for infrastructure.`,
 				defer unload()
 			}
 			o := soak.Options{Runs: sc.Runs, Run: conform.RunOptions{Runner: runner.Options{Stall: 2 * time.Minute}},
-				After: func(cs soak.Case, run int, hr report.HostRun) {
+				After: func(cs soak.Case, run int, hr report.HostRun, differences []string) {
 					state := hr.Judged().String()
 					if hr.Infra != "" {
 						state = "infrastructure failure: " + hr.Infra
 					}
 					fmt.Fprintf(c.App.ErrWriter, "soak %s %d/%d: %s\n", cs.Name, run, sc.Runs, state)
+					// Said as it happens: a soak takes hours.
+					for _, d := range differences {
+						fmt.Fprintf(c.App.ErrWriter, "  differs from run 1: %s\n", strings.TrimPrefix(d, fmt.Sprintf("run %d: ", run)))
+					}
 				}}
 			var results []soak.Result
 			for _, cs := range cases {

@@ -65,7 +65,8 @@ type Result struct {
 	Case string `json:"case"`
 	Runs int    `json:"runs"`
 	// Differing are the runs (numbered from 1) whose statuses differ from
-	// run 1's, and Differences each difference ("run 3: a/b PASS → SKIP").
+	// run 1's, and Differences each difference, with the message of the
+	// run that did not pass ("run 3: a/b PASS → SKIP: cannot read …").
 	Differing   []int    `json:"differing"`
 	Differences []string `json:"differences,omitempty"`
 	// Stalls are the checks, over all runs, that ended because the host
@@ -87,8 +88,9 @@ type Options struct {
 	// Run is the template of each run's options (the runner's Selection,
 	// Stall, Logf); AppTimeout bounds each host's app.
 	Run conform.RunOptions
-	// After is told of each run as it ends (progress).
-	After func(c Case, run int, hr report.HostRun)
+	// After is told of each run as it ends (progress), with how it
+	// differs from the first (Result.Differences' lines of that run).
+	After func(c Case, run int, hr report.HostRun, differences []string)
 }
 
 // Run runs c o.Runs times in sess, each run with a fresh host, and
@@ -96,52 +98,58 @@ type Options struct {
 // c.Params (Builder).
 func Run(ctx context.Context, sess *conform.Session, c Case, o Options) Result {
 	res := Result{Case: c.Name}
-	var first map[string]protocol.Status
+	var first map[string]report.Case
 	for i := 1; i <= o.Runs && ctx.Err() == nil; i++ {
 		ro := o.Run
 		ro.Bridge = c.Bridge
 		start := time.Now()
 		hrs, err := sess.Run(ctx, []string{c.Name}, ro)
+		if ctx.Err() != nil {
+			// Interrupted: the run did not finish, and is not one.
+			break
+		}
 		res.Runs++
 		res.Durations = append(res.Durations, time.Since(start))
 		var hr report.HostRun
 		if len(hrs) == 1 {
 			hr = hrs[0]
 		}
-		if o.After != nil {
-			o.After(c, i, hr)
-		}
+		var diffs []string
 		if hr.Infra != "" || err != nil {
 			why := hr.Infra
 			if why == "" {
 				why = err.Error()
 			}
 			res.Infra = append(res.Infra, fmt.Sprintf("run %d: %s", i, why))
-			continue
-		}
-		statuses := map[string]protocol.Status{}
-		for _, cs := range hr.Cases {
-			statuses[cs.ID] = cs.Status
-			if strings.Contains(cs.Message, StallSignature) {
-				res.Stalls = append(res.Stalls, fmt.Sprintf("run %d: %s %s", i, cs.ID, cs.Message))
+		} else {
+			cases := map[string]report.Case{}
+			for _, cs := range hr.Cases {
+				cases[cs.ID] = cs
+				if strings.Contains(cs.Message, StallSignature) {
+					res.Stalls = append(res.Stalls, fmt.Sprintf("run %d: %s %s", i, cs.ID, cs.Message))
+				}
+			}
+			if first == nil {
+				first = cases
+			} else if d := differences(first, cases); len(d) > 0 {
+				res.Differing = append(res.Differing, i)
+				for _, s := range d {
+					diffs = append(diffs, fmt.Sprintf("run %d: %s", i, s))
+				}
+				res.Differences = append(res.Differences, diffs...)
 			}
 		}
-		if first == nil {
-			first = statuses
-			continue
-		}
-		if d := differences(first, statuses); len(d) > 0 {
-			res.Differing = append(res.Differing, i)
-			for _, s := range d {
-				res.Differences = append(res.Differences, fmt.Sprintf("run %d: %s", i, s))
-			}
+		if o.After != nil {
+			o.After(c, i, hr, diffs)
 		}
 	}
 	return res
 }
 
-// differences lists, sorted, the checks whose status in b is not a's.
-func differences(a, b map[string]protocol.Status) []string {
+// differences lists, sorted, the checks whose status in b is not a's,
+// each with the message of the side that did not pass (b's when both
+// did not), on one line.
+func differences(a, b map[string]report.Case) []string {
 	ids := map[string]bool{}
 	for id := range a {
 		ids[id] = true
@@ -151,13 +159,28 @@ func differences(a, b map[string]protocol.Status) []string {
 	}
 	var out []string
 	for id := range ids {
-		if a[id] != b[id] {
-			out = append(out, fmt.Sprintf("%s %s → %s", id, orNone(a[id]), orNone(b[id])))
+		if a[id].Status == b[id].Status {
+			continue
 		}
+		d := fmt.Sprintf("%s %s → %s", id, orNone(a[id].Status), orNone(b[id].Status))
+		msg := b[id].Message
+		if b[id].Status == protocol.StatusPass || msg == "" {
+			msg = a[id].Message
+		}
+		if msg = strings.Join(strings.Fields(msg), " "); msg != "" {
+			if r := []rune(msg); len(r) > maxMessage {
+				msg = string(r[:maxMessage]) + "…"
+			}
+			d += ": " + msg
+		}
+		out = append(out, d)
 	}
 	sort.Strings(out)
 	return out
 }
+
+// maxMessage bounds a difference's message.
+const maxMessage = 400
 
 func orNone(s protocol.Status) string {
 	if s == "" {

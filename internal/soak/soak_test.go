@@ -22,6 +22,9 @@ type script struct {
 	mu   sync.Mutex
 	runs []string
 	n    int
+	// interrupt is called by a run whose entry is "interrupt" (Ctrl-C
+	// while it ran).
+	interrupt func()
 }
 
 func (s *script) next() string {
@@ -44,6 +47,10 @@ func (h *scripted) Setup(context.Context, hosts.Env) error {
 	if h.end = h.s.next(); h.end == "infra" {
 		return errors.New("the app never showed")
 	}
+	if h.end == "interrupt" {
+		h.s.interrupt()
+		return context.Canceled
+	}
 	return nil
 }
 func (h *scripted) BindSuite(context.Context, time.Duration) (hosts.SuiteBridge, error) {
@@ -61,6 +68,9 @@ func (s *doneSuite) ListTests(context.Context) (protocol.SuiteList, error) {
 func (s *doneSuite) Start(context.Context, []string) error { return nil }
 func (s *doneSuite) Poll(context.Context, time.Duration) (protocol.Poll, error) {
 	two := protocol.TestResult{ID: "a/two", Status: protocol.Status(s.end)}
+	if s.end == "SKIP" {
+		two.Message = "skipped\n  for reason 3"
+	}
 	if s.end == "stall" {
 		two = protocol.TestResult{ID: "a/two", Status: protocol.StatusTimeout, Message: "the host never answered: no response to tools/call within 10000ms"}
 	}
@@ -79,13 +89,22 @@ func TestRunCountsWhatDidNotRepeat(t *testing.T) {
 	}
 	defer sess.Close()
 	var seen []int
+	var told []string
 	r := Run(context.Background(), sess, Case{Name: "scripted"}, Options{Runs: 6, Run: conform.RunOptions{AppTimeout: time.Second},
-		After: func(_ Case, run int, _ report.HostRun) { seen = append(seen, run) }})
+		After: func(_ Case, run int, _ report.HostRun, d []string) {
+			seen = append(seen, run)
+			told = append(told, d...)
+		}})
 	if r.Runs != 6 || !slices.Equal(seen, []int{1, 2, 3, 4, 5, 6}) || len(r.Durations) != 6 {
 		t.Fatalf("runs %d, seen %v, durations %d", r.Runs, seen, len(r.Durations))
 	}
-	if !slices.Equal(r.Differing, []int{3, 4}) || len(r.Differences) != 2 || r.Differences[0] != "run 3: a/two PASS → SKIP" || r.Differences[1] != "run 4: a/two PASS → TIMEOUT" {
-		t.Errorf("differing %v: %q", r.Differing, r.Differences)
+	// Each difference with the message of the run that did not pass.
+	want := []string{"run 3: a/two PASS → SKIP: skipped for reason 3", "run 4: a/two PASS → TIMEOUT: the host never answered: no response to tools/call within 10000ms"}
+	if !slices.Equal(r.Differing, []int{3, 4}) || !slices.Equal(r.Differences, want) {
+		t.Errorf("differing %v: %q, want [3 4]: %q", r.Differing, r.Differences, want)
+	}
+	if !slices.Equal(told, want) {
+		t.Errorf("After was told %q, want %q as the runs ended", told, want)
 	}
 	if len(r.Stalls) != 1 || !strings.HasPrefix(r.Stalls[0], "run 4: a/two ") {
 		t.Errorf("stalls %q", r.Stalls)
@@ -104,6 +123,23 @@ func TestRunCountsWhatDidNotRepeat(t *testing.T) {
 	}
 	if r := Run(context.Background(), sess, Case{Name: "scripted"}, Options{Runs: 3}); !r.OK() || r.Runs != 3 {
 		t.Errorf("three equal runs: %+v", r)
+	}
+}
+
+// A run cut short by an interrupt is no run: the table holds the runs
+// that finished, and nothing is an infrastructure failure.
+func TestRunLeavesOutTheInterruptedRun(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := &script{runs: []string{"PASS", "interrupt"}, interrupt: cancel}
+	sess, err := conform.Start(context.Background(), conform.Options{Hosts: []string{"scripted"}, NewHost: func(string) (hosts.Host, error) { return &scripted{s: s}, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	r := Run(ctx, sess, Case{Name: "scripted"}, Options{Runs: 5, Run: conform.RunOptions{AppTimeout: time.Second}})
+	if r.Runs != 1 || len(r.Durations) != 1 || len(r.Infra) != 0 || !r.OK() {
+		t.Errorf("after an interrupt in run 2: %+v, want run 1 alone, OK", r)
 	}
 }
 

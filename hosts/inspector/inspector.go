@@ -282,7 +282,9 @@ func (h *Host) OpenTool(ctx context.Context, req protocol.Request) (protocol.Res
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
-	p, err := h.Ctx.NewPage()
+	// The driver's own tab (NewTab): what it loads is not a link the app
+	// opened, nor a window the host put before its user.
+	p, err := h.NewTab()
 	if err != nil {
 		return protocol.Result{}, fmt.Errorf("a new tab for %s: %w", req.Tool, err)
 	}

@@ -23,17 +23,14 @@ func TestClickWhenVisibleDoesNotWaitForTheNavigationItStarts(t *testing.T) {
 			case hit <- struct{}{}:
 			default:
 			}
-			select {
-			case <-release:
-			case <-r.Context().Done():
-			}
+			holdUntil(release, r)
 			fmt.Fprint(w, "<p>slow page</p>")
 			return
 		}
 		fmt.Fprint(w, `<!doctype html><button id="confirm" onclick="location.href='/slow'">Open</button>`)
 	}))
 	// Before the server's and the page's cleanups (they run last in, first
-	// out): the page's navigation then ends, and the server can close.
+	// out): the held request then ends, and the server can close.
 	t.Cleanup(func() { close(release) })
 	if err := b.ClickWhenVisible("#confirm", 2*time.Second); err != nil {
 		t.Fatalf("the click was made, but ClickWhenVisible said: %v", err)
@@ -57,10 +54,7 @@ func TestLinkOpenedSeesAPopupsFirstRequest(t *testing.T) {
 	release := make(chan struct{})
 	b := openHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/link" {
-			select {
-			case <-release:
-			case <-r.Context().Done():
-			}
+			holdUntil(release, r)
 			return
 		}
 		fmt.Fprint(w, `<!doctype html><button id="open" onclick="window.open('/link?x=1', '_blank', 'noopener')">Open</button>`)
@@ -76,5 +70,15 @@ func TestLinkOpenedSeesAPopupsFirstRequest(t *testing.T) {
 	}
 	if !r.OK {
 		t.Fatalf("the page opened %s in a new tab; LinkOpened: %s", link, r.Error)
+	}
+}
+
+// holdUntil holds request r until release is closed (by the test's
+// cleanup, registered after openHandler's so that it runs first) or r
+// ends.
+func holdUntil(release <-chan struct{}, r *http.Request) {
+	select {
+	case <-release:
+	case <-r.Context().Done():
 	}
 }

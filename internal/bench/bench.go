@@ -256,6 +256,11 @@ func fullRun(ctx context.Context, env hosts.Env, o Options, phase func(string, t
 	})
 	c := hr.Count()
 	fr.Checks, fr.Passed, fr.Failed, fr.Skipped = len(hr.Cases), c.Passed, c.Failed+c.TimedOut+c.Errored, c.Skipped
+	fr.CheckSeconds = map[string]float64{}
+	for _, cs := range hr.Cases {
+		fr.CheckSeconds[cs.ID] = cs.Duration.Seconds()
+		fr.SuiteSeconds += cs.Duration.Seconds()
+	}
 	if err != nil {
 		return fr, fmt.Errorf("the full run: %w", err)
 	}

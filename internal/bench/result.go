@@ -93,8 +93,36 @@ type FullRun struct {
 	Failed  int     `json:"failed"`
 	Skipped int     `json:"skipped"`
 	Phases  []Phase `json:"phases"`
+	// SuiteSeconds is the sum of the checks' own durations (the suite's
+	// time, without setup and teardown), CheckSeconds each check's.
+	SuiteSeconds float64            `json:"suiteSeconds"`
+	CheckSeconds map[string]float64 `json:"checkSeconds,omitempty"`
 	Usage
 }
+
+// CheckTime is one check's duration.
+type CheckTime struct {
+	ID      string
+	Seconds float64
+}
+
+// Longest are the n checks that took longest, longest first (ties by id).
+func (fr *FullRun) Longest(n int) []CheckTime {
+	out := make([]CheckTime, 0, len(fr.CheckSeconds))
+	for id, s := range fr.CheckSeconds {
+		out = append(out, CheckTime{id, s})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Seconds != out[j].Seconds {
+			return out[i].Seconds > out[j].Seconds
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out[:min(n, len(out))]
+}
+
+// longestShown is how many of the longest checks the bench prints.
+const longestShown = 5
 
 func (r *Result) ratio(a, b *Stat) float64 {
 	if a == nil || b == nil || b.MedianMs <= 0 {
@@ -175,6 +203,10 @@ func (r *Result) Print(w io.Writer) {
 			fmt.Fprintf(tw, "  %s\t%.2f s\n", p.Name, p.Seconds)
 		}
 		fmt.Fprintf(tw, "  total, process start → host torn down\t%.2f s\t(target < %s: %s)\n", fr.WallSeconds, targetFullRun, verdict(fr.WallSeconds < targetFullRun.Seconds()))
+		fmt.Fprintf(tw, "  the checks' own time, summed\t%.2f s\n", fr.SuiteSeconds)
+		for i, c := range fr.Longest(longestShown) {
+			fmt.Fprintf(tw, "  longest check %d: %s\t%.2f s\n", i+1, c.ID, c.Seconds)
+		}
 		fmt.Fprintf(tw, "  CPU, process tree (without the sampler's %.2f s)\t%.2f s\n", fr.SamplerCPUSeconds, fr.CPUSeconds)
 		fmt.Fprintf(tw, "  peak memory, Σ PSS of the tree\t%s\t(target < 1 GiB: %s; Σ RSS %s; %d processes)\n", mib(fr.PeakPSSBytes), verdict(fr.PeakPSSBytes < targetPeakPSS), mib(fr.PeakRSSBytes), fr.PeakProcs)
 		tw.Flush()
@@ -335,6 +367,18 @@ func Median(runs []*Result) *Result {
 			fr.Phases = nil
 			for i, p := range runs[0].FullRun.Phases {
 				fr.Phases = append(fr.Phases, Phase{Name: p.Name, Seconds: med(func(r *Result) float64 { return r.FullRun.Phases[i].Seconds })})
+			}
+			fr.SuiteSeconds = med(func(r *Result) float64 { return r.FullRun.SuiteSeconds })
+			// Each check's median over the runs that ran it.
+			fr.CheckSeconds = map[string]float64{}
+			for id := range runs[0].FullRun.CheckSeconds {
+				var ss []float64
+				for _, r := range runs {
+					if s, ok := r.FullRun.CheckSeconds[id]; ok {
+						ss = append(ss, s)
+					}
+				}
+				fr.CheckSeconds[id] = Quantile(ss, 0.5)
 			}
 			m.FullRun = &fr
 		}

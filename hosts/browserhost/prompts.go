@@ -115,11 +115,24 @@ func (p promptItem) key() string { return p.Kind + ": " + p.Text }
 // (counts by key, for a page that lost its mark) did not hold, in page
 // order, dialogs and toasts first; an item whose text is
 // part of an earlier new dialog's or toast's (its button, a nested
-// region) adds nothing and is left out. At most max are kept.
+// region) adds nothing and is left out. A new copy of a button the page
+// already showed at the mark is the page's own UI growing (a message
+// log's Replay and Pin on each new entry, as the MCP Inspector shows),
+// not a question: a question that reuses a button's text comes in a
+// dialog or toast, which counts. At most max are kept.
 func newPrompts(before map[string]int, after []promptItem, max int) []string {
 	left := map[string]int{}
 	for k, n := range before {
 		left[k] = n
+	}
+	shown := map[string]bool{} // button texts on the page at the mark
+	for k := range before {
+		shown[k] = true
+	}
+	for _, it := range after {
+		if it.Old {
+			shown[it.key()] = true
+		}
 	}
 	var boxes, buttons []promptItem
 	for _, it := range after {
@@ -128,6 +141,9 @@ func newPrompts(before map[string]int, after []promptItem, max int) []string {
 		}
 		if left[it.key()] > 0 {
 			left[it.key()]--
+			continue
+		}
+		if it.Kind == "button" && shown[it.key()] {
 			continue
 		}
 		if it.Kind == "button" {

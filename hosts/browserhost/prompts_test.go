@@ -27,7 +27,14 @@ func TestNewPrompts(t *testing.T) {
 			[]string{"toast: Download 1 file? Download Cancel"}},
 		{"dialogs before buttons", keys(), []promptItem{btn("Allow"), dialog("Send the app's message? hi Cancel Allow")},
 			[]string{"dialog: Send the app's message? hi Cancel Allow"}},
-		{"a second copy of a button is new", keys(btn("Allow")), []promptItem{btn("Allow"), btn("Allow")}, []string{"button: Allow"}},
+		// A log that grows (the MCP Inspector's Replay, Edit and replay,
+		// Pin and Expand on each entry) is no question, whether the page
+		// kept its mark or not; a question reusing a button's text comes
+		// in a dialog or toast, which counts.
+		{"more copies of buttons already shown", keys(btn("Replay"), btn("Pin")), []promptItem{btn("Replay"), btn("Pin"), btn("Replay"), btn("Pin")}, nil},
+		{"more copies of marked buttons", keys(), []promptItem{{"button", "Replay", true}, btn("Replay"), btn("Pin")}, []string{"button: Pin"}},
+		{"a second question with a button of the same text", keys(btn("Allow")), []promptItem{btn("Allow"), dialog("Let the app call a tool? Allow"), btn("Allow")},
+			[]string{"dialog: Let the app call a tool? Allow"}},
 		{"a lone new button", keys(btn("Send")), []promptItem{btn("Send"), btn("Approve")}, []string{"button: Approve"}},
 		{"an older question of the same text is not new", keys(), []promptItem{{"dialog", "Let the app call a tool? probe", true}, dialog("Let the app call a tool? probe")},
 			[]string{"dialog: Let the app call a tool? probe"}},

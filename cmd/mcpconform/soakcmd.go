@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -89,7 +88,7 @@ tools/call the host never answered) or failed for infrastructure.`,
 					fmt.Fprintf(c.App.ErrWriter, "soak %s %d/%d: %s\n", cs.Name, run, sc.Runs, state)
 					// Said as it happens: a soak takes hours.
 					for _, d := range differences {
-						fmt.Fprintf(c.App.ErrWriter, "  differs from run 1: %s\n", strings.TrimPrefix(d, fmt.Sprintf("run %d: ", run)))
+						fmt.Fprintf(c.App.ErrWriter, "  differs from run 1: %s\n", d)
 					}
 				}}
 			var results []soak.Result

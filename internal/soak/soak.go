@@ -89,7 +89,8 @@ type Options struct {
 	// Stall, Logf); AppTimeout bounds each host's app.
 	Run conform.RunOptions
 	// After is told of each run as it ends (progress), with how it
-	// differs from the first (Result.Differences' lines of that run).
+	// differs from the first (Result.Differences' lines of that run,
+	// without their "run N: ").
 	After func(c Case, run int, hr report.HostRun, differences []string)
 }
 
@@ -131,12 +132,11 @@ func Run(ctx context.Context, sess *conform.Session, c Case, o Options) Result {
 			}
 			if first == nil {
 				first = cases
-			} else if d := differences(first, cases); len(d) > 0 {
+			} else if diffs = differences(first, cases); len(diffs) > 0 {
 				res.Differing = append(res.Differing, i)
-				for _, s := range d {
-					diffs = append(diffs, fmt.Sprintf("run %d: %s", i, s))
+				for _, s := range diffs {
+					res.Differences = append(res.Differences, fmt.Sprintf("run %d: %s", i, s))
 				}
-				res.Differences = append(res.Differences, diffs...)
 			}
 		}
 		if o.After != nil {

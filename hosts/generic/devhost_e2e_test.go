@@ -53,6 +53,7 @@ var notOffered = map[string]bool{
 	"tools/app-tools-listed":           true,
 	"tools/list-changed-throttled":     true,
 	"tools/app-tools-gone-after-close": true,
+	"tools/app-tools-limited":          true,
 	// Nor can a new session's tool list be read.
 	"tools/app-tools-not-persisted": true,
 }

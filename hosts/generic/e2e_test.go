@@ -276,6 +276,7 @@ func TestApproveAnswersAHostThatAsksBeforeEachToolCall(t *testing.T) {
 var sameTabOnly = map[string]bool{
 	"tools/closed-app-tool-errors":     true,
 	"tools/app-tools-gone-after-close": true,
+	"tools/app-tools-limited":          true,
 }
 
 // compareWithReference compares a run of a with the reference host's Go

@@ -45,6 +45,7 @@ var (
 		"tools/app-tools-listed":           "does not support app-provided tools",
 		"tools/list-changed-throttled":     "no re-listing to throttle",
 		"tools/app-tools-gone-after-close": "unsupported: readModelToolList",
+		"tools/app-tools-limited":          "unsupported: readModelToolList",
 		"tools/app-tools-not-persisted":    "unsupported: readNewSessionToolList",
 		// Nor is there an app tool for its agent to call (tools/host-calls-app-tool).
 		"tools/host-calls-app-tool": "does not support app-provided tools",

@@ -45,6 +45,9 @@ export const SLOW_HOST_MS = 400;
 const RELIST_AFTER_MS = 250;
 // The host → View tool requests' wire names (draft L510-535): the spec's,
 // or ext-apps v2's renames under the wire-v2 variation (BREAKING.md).
+// The most tools of one View the host offers to the model (draft L2612:
+// "Limit maximum number of tools per app (recommended: 50)").
+const APP_TOOLS_MAX = 50;
 const VIEW_TOOLS_LIST = variation("wire-v2") ? "ui/list-view-tools" : "tools/list";
 const VIEW_TOOLS_CALL = variation("wire-v2") ? "ui/call-view-tool" : "tools/call";
 // How long a question the user never answers stays (the *-unanswered
@@ -889,8 +892,12 @@ export class AppView {
       const r = await this.request(VIEW_TOOLS_LIST, {}, 10_000);
       const tools: unknown[] = Array.isArray(r?.tools) ? r.tools : [];
       if (this.removed) return;
-      this.appTools = tools.filter((x): x is { name: string } => !!x && typeof (x as any).name === "string");
-      log("host", `the app provides ${this.appTools.length} tool(s): ${this.appTools.map((x) => x.name).join(", ") || "none"}`);
+      const provided = tools.filter((x): x is { name: string } => !!x && typeof (x as any).name === "string");
+      // At most APP_TOOLS_MAX of them (draft L2612: "Limit maximum number
+      // of tools per app (recommended: 50)"); the defect app-tools-unlimited
+      // offers them all.
+      this.appTools = defect("app-tools-unlimited") ? provided : provided.slice(0, APP_TOOLS_MAX);
+      log("host", `the app provides ${provided.length} tool(s): ${provided.map((x) => x.name).join(", ") || "none"}${this.appTools.length < provided.length ? `; the host offers the first ${this.appTools.length}` : ""}`);
       // Offered to the model while the View is shown.
       await api("/api/app-tools", { callId: this.launch.callId, tools: this.appTools.map((x) => x.name) });
     } catch (e) {

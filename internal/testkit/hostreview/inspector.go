@@ -29,6 +29,7 @@ var (
 		"tools/app-tools-listed":            "does not support app-provided tools",
 		"tools/list-changed-throttled":      "no re-listing to throttle",
 		"tools/app-tools-gone-after-close":  "unsupported: readModelToolList",
+		"tools/app-tools-limited":           "unsupported: readModelToolList",
 		"tools/app-tools-not-persisted":     "unsupported: readNewSessionToolList",
 		"sizing/size-changed-applied":       "fixed height 650: the host controls the size",
 		"visibility/app-tool-hidden":        "the host does not advertise hostCapabilities.message",

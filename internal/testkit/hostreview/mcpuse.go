@@ -30,6 +30,7 @@ var (
 		"tools/app-tools-listed":           "does not support app-provided tools",
 		"tools/list-changed-throttled":     "no re-listing to throttle",
 		"tools/app-tools-gone-after-close": "unsupported: readModelToolList",
+		"tools/app-tools-limited":          "unsupported: readModelToolList",
 		"tools/app-tools-not-persisted":    "unsupported: readNewSessionToolList",
 		"lifecycle/teardown-awaited":       "got no ui/resource-teardown at all",
 		"visibility/app-tool-hidden":       "unsupported: readModelToolList",

@@ -105,6 +105,30 @@ func TestVariationsTakeEffect(t *testing.T) {
 			}
 		}
 	})
+	one("app-tools-over-limit-refused", func(t *testing.T, p *varPage) {
+		// The many-tools probe View provides 60 tools, over the limit of
+		// 50: none reach the model's tool list ...
+		say(t, p.page, fmt.Sprintf(`Please call the tool %s with arguments {"probe":"var-over-limit"}`, mcpserver.ToolManyTools))
+		waitReports(t, "var-over-limit", "tool-input", "tools-listed")
+		eventually(t, 10*time.Second, "the host log says it offers none of the app's 60 tools", func() bool {
+			return strings.Contains(p.hostLog(), "the app provides 60 tool(s)") && strings.Contains(p.hostLog(), "over the limit of 50, the host offers none")
+		})
+		appTools := func() []string {
+			var out []string
+			for _, n := range p.srv.ModelToolNames() {
+				if strings.Contains(n, "mcpconform_probe_tool_") {
+					out = append(out, n)
+				}
+			}
+			return out
+		}
+		if got := appTools(); len(got) != 0 {
+			t.Errorf("the model's tool list has %d of the over-limit View's tools: %v", len(got), got)
+		}
+		// ... while a View with one tool still gets it offered.
+		p.openProbeView("var-under-limit")
+		eventually(t, 10*time.Second, "the one-tool probe View's tool in the model's tool list", func() bool { return len(appTools()) == 1 })
+	})
 	one("theme-dark-initially", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-dark")
 		if got := p.initResult()["hostContext"].(map[string]any)["theme"]; got != "dark" {

@@ -92,6 +92,7 @@ var VariationAreas = map[string][]string{
 	"download-asks-in-window":            {"downloads"},
 	"message-consent-unanswered":         {"messages", "model-context", "tools"},
 	"app-tools-unsupported":              {"tools"},
+	"app-tools-over-limit-refused":       {"tools"},
 	// Since the suite asks the agent question once, before the first
 	// check that needs the agent (engine.ts prelude), an absent agent
 	// reaches only the checks marked agent: true.

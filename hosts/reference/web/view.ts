@@ -894,10 +894,12 @@ export class AppView {
       if (this.removed) return;
       const provided = tools.filter((x): x is { name: string } => !!x && typeof (x as any).name === "string");
       // At most APP_TOOLS_MAX of them (draft L2612: "Limit maximum number
-      // of tools per app (recommended: 50)"); the defect app-tools-unlimited
-      // offers them all.
-      this.appTools = defect("app-tools-unlimited") ? provided : provided.slice(0, APP_TOOLS_MAX);
-      log("host", `the app provides ${provided.length} tool(s): ${provided.map((x) => x.name).join(", ") || "none"}${this.appTools.length < provided.length ? `; the host offers the first ${this.appTools.length}` : ""}`);
+      // of tools per app (recommended: 50)"): the first ones, or none under
+      // the variation app-tools-over-limit-refused; the defect
+      // app-tools-unlimited offers them all.
+      const over = provided.length > APP_TOOLS_MAX;
+      this.appTools = defect("app-tools-unlimited") || !over ? provided : variation("app-tools-over-limit-refused") ? [] : provided.slice(0, APP_TOOLS_MAX);
+      log("host", `the app provides ${provided.length} tool(s): ${provided.map((x) => x.name).join(", ") || "none"}${this.appTools.length < provided.length ? `; over the limit of ${APP_TOOLS_MAX}, the host offers ${this.appTools.length === 0 ? "none" : `the first ${this.appTools.length}`}` : ""}`);
       // Offered to the model while the View is shown.
       await api("/api/app-tools", { callId: this.launch.callId, tools: this.appTools.map((x) => x.name) });
     } catch (e) {

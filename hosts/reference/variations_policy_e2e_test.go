@@ -98,11 +98,29 @@ var policyProofs = []variationProof{
 		if n, _ := approve.Count(); n == 0 {
 			t.Fatal("no approval of the app's tools/call is shown")
 		}
+		// The user is in the tool picker when they approve: answering the
+		// host's question does not dismiss what they were doing (the Go
+		// driver approves while it picks a probe tool to call).
+		if err := p.page.Locator(`[data-testid="tool-picker"]`).Click(); err != nil {
+			t.Fatal(err)
+		}
+		panel := p.page.Locator(`[data-testid="tool-picker-panel"]`)
+		visible(t, panel, "the tool picker")
 		// Approve it (and any report of the probe's still waiting).
 		stop = browserhost.AutoClick(approve, 100*time.Millisecond, nil, nil)
 		defer stop()
 		if r := <-done; r["result"] == nil {
 			t.Errorf("tools/call after approval answered %v, want the server's result", r)
+		}
+		if ok, _ := panel.IsVisible(); !ok {
+			t.Error("approving the app's tools/call closed the tool picker")
+		}
+		// A click elsewhere still closes it.
+		if err := p.page.Locator(`[data-testid="composer"]`).Click(); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := panel.IsVisible(); ok {
+			t.Error("a click in the composer left the tool picker open")
 		}
 		if want := `the user approved the app's tools/call of "` + mcpserver.ToolProbe + `"`; !strings.Contains(p.hostLog(), want) {
 			t.Errorf("the host log does not say %s:\n%s", want, p.hostLog())

@@ -175,8 +175,16 @@ toolPanel.addEventListener("keydown", (ev) => {
     toolsBtn.focus();
   }
 });
+// A click elsewhere closes the picker, but not an answer to one of the
+// host's own questions (an approval of a View's tools/call, a consent),
+// which can come up while the user is in the picker: answering it does
+// not dismiss what the user was doing (the driver, approving each
+// tools/call as it appears, closed the picker under the tool-call-approval
+// variation, and the next openTool found no tool to choose).
 document.addEventListener("mousedown", (ev) => {
-  if (!toolPanel.hidden && ev.target instanceof Node && !toolPanel.contains(ev.target) && !toolsBtn.contains(ev.target)) closeToolPicker();
+  if (toolPanel.hidden || !(ev.target instanceof Element) || toolPanel.contains(ev.target) || toolsBtn.contains(ev.target)) return;
+  if (ev.target.closest('[role="dialog"], [role="status"], .backdrop')) return;
+  closeToolPicker();
 });
 
 // The model's tool list, as the agent sees it (/api/model-tools, the

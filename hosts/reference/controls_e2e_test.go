@@ -234,6 +234,83 @@ func TestControlsToolPickerRejectsInvalidJSON(t *testing.T) {
 	}
 }
 
+// A picker opened again offers no option until its list is fetched again,
+// and only the latest opening's answer is shown. An option of the last
+// opening left clickable while the fetch was out was replaced under the
+// pointer when the answer came: a click whose mousedown and mouseup fell
+// either side of the re-render chose nothing (CI17: under load the driver
+// chose conformance_slow right after opening, then waited 30 s for an
+// arguments field that never came, and lifecycle/tool-cancelled SKIPped).
+func TestControlsToolPickerOffersOnlyAFreshList(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	page, _ := controlsPage(t, ctx)
+	openToolPicker(t, page)
+	toggle := page.Locator(`[data-testid="tool-picker"]`)
+	if err := toggle.Click(); err != nil {
+		t.Fatal(err)
+	}
+	// The page's fetches of the tool list get their answer (already read
+	// from the server) only when the test lets each go; letting one go
+	// returns once the page has had a few turns to show it.
+	if _, err := page.Evaluate(`() => {
+		const fetch0 = window.fetch.bind(window);
+		window.__held = [];
+		window.fetch = (u, o) => new URL(String(u), location.href).pathname !== "/api/tools" ? fetch0(u, o)
+			: new Promise((res) => {
+				const got = fetch0(u, o).then((r) => r.text());
+				window.__held.push(async () => {
+					res(new Response(await got, { status: 200, headers: { "content-type": "application/json" } }));
+					for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+				});
+			});
+	}`); err != nil {
+		t.Fatal(err)
+	}
+	held := func() int {
+		n, err := page.Evaluate(`() => window.__held.length`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n.(int)
+	}
+	release := func(i int) {
+		if _, err := page.Evaluate(`(i) => window.__held[i]()`, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	options := page.Locator(`[data-testid="tool-picker-panel"] [data-testid="tool-option"]`)
+	count := func() int {
+		n, err := options.Count()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// Opened, closed and opened again, both fetches out.
+	for i := 0; i < 3; i++ {
+		if err := toggle.Click(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eventually(t, 10*time.Second, "the picker never asked for the tool list twice", func() bool { return held() == 2 })
+	if n := count(); n != 0 {
+		t.Fatalf("while the tool list was being fetched again, the picker offered %d options of its last opening (want none: one clicked now is replaced under the pointer when the list comes)", n)
+	}
+	if s, _ := page.Locator(`[data-testid="tool-picker-panel"] .tool-status`).TextContent(); !strings.Contains(s, "Loading") {
+		t.Errorf("while the tool list was being fetched, the picker said %q, want that it is loading", s)
+	}
+	// The first opening's answer, late, is not shown: the picker is on its
+	// second opening, whose list may be another.
+	release(0)
+	if n := count(); n != 0 {
+		t.Fatalf("an earlier opening's late answer put %d options in the picker while the latest opening's fetch was still out", n)
+	}
+	release(1)
+	visible(t, options.First(), "the tool list of the latest opening")
+	chooseTool(t, page, mcpserver.ToolSuite)
+}
+
 // openSuite has the agent open the conformance suite's View (it declares
 // inline and fullscreen) and waits until it is initialized.
 func openSuite(t *testing.T, page playwright.Page) (playwright.Locator, string) {

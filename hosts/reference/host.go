@@ -159,7 +159,16 @@ func (h *Host) callFromPicker(tool, args string) error {
 		{"choosing " + tool, func() error {
 			return h.Page.Locator(fmt.Sprintf(`[data-testid="tool-option"][data-tool=%q]`, tool)).Click(playwright.LocatorClickOptions{Timeout: &ms})
 		}},
-		{"entering the arguments", func() error { return h.Page.Locator(`[data-testid="tool-args"]`).Fill(args) }},
+		{"entering the arguments", func() error {
+			// The field shows once the choice is taken; a click that
+			// chose nothing ends here, named, within the control wait
+			// rather than after Playwright's 30 s default.
+			field := h.Page.Locator(`[data-testid="tool-args"]`)
+			if err := field.WaitFor(playwright.LocatorWaitForOptions{Timeout: &ms}); err != nil {
+				return fmt.Errorf("the picker showed no arguments field after %s was clicked: %w", tool, err)
+			}
+			return field.Fill(args, playwright.LocatorFillOptions{Timeout: &ms})
+		}},
 		{"calling " + tool, func() error {
 			return h.Page.Locator(`[data-testid="tool-call"]`).Click(playwright.LocatorClickOptions{Timeout: &ms})
 		}},

@@ -110,22 +110,37 @@ function chooseTool(t: ToolInfo | null): void {
   }
 }
 
+// Each opening fetches the list afresh; only the latest opening's answer
+// is shown, and only while the picker is open.
+let opening = 0;
+
 async function openToolPicker(): Promise<void> {
+  const mine = ++opening;
   toolPanel.hidden = false;
   toolsBtn.setAttribute("aria-expanded", "true");
   chooseTool(null);
+  // The last opening's options go until the list is fetched again. Left
+  // in place, they could be clicked while the fetch was out, and the
+  // answer's render replaced the option under the pointer: a click whose
+  // mousedown and mouseup fell either side of it reached no option, and
+  // the choice was lost (the driver, choosing a tool right after opening,
+  // then waited for an arguments field that never came).
+  tools = [];
+  toolList.replaceChildren();
   toolStatus.textContent = "Loading tools…";
   toolStatus.hidden = false;
+  let fetched: ToolInfo[];
   try {
     const r = await fetch("/api/tools");
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
-    tools = (await r.json()) as ToolInfo[];
+    fetched = (await r.json()) as ToolInfo[];
   } catch (e) {
-    tools = [];
-    toolList.replaceChildren();
+    if (mine !== opening || toolPanel.hidden) return;
     toolStatus.textContent = `Could not load the tools: ${e instanceof Error ? e.message : String(e)}`;
     return;
   }
+  if (mine !== opening || toolPanel.hidden) return;
+  tools = fetched;
   renderTools();
 }
 

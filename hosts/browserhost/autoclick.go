@@ -13,7 +13,32 @@ import (
 // called; stop waits for the watcher to end. lock, when not nil, is held
 // around each click so that it never interleaves with the driver's own
 // input. clicked, when not nil, is called after each click that succeeded.
+//
+// Two Playwright pointer actions at once on one page swallow each other's
+// clicks, each reported done: the hit-target check of one blocks the
+// other's mouse events (150 clicks each on two buttons from two goroutines:
+// 21 and 24 never reached their button). A driver whose clicks may run
+// while prompts are answered either shares lock with them, or answers with
+// AutoDispatch where the page takes a dispatched click.
 func AutoClick(loc playwright.Locator, every time.Duration, lock sync.Locker, clicked func()) (stop func()) {
+	return autoPress(loc, every, lock, clicked, func(btn playwright.Locator) error {
+		return btn.Click(playwright.LocatorClickOptions{Timeout: playwright.Float(2000)})
+	})
+}
+
+// AutoDispatch is AutoClick for a page whose prompts answer a click event
+// (the reference host's): the click is dispatched on the element, not made
+// with the mouse, so it never takes or loses one of the driver's own
+// (under the tool-call-approval variation an approval clicked while the
+// driver pressed a View's Stop swallowed the Stop, and the check ended in
+// "the tool call kept running after Stop").
+func AutoDispatch(loc playwright.Locator, every time.Duration, clicked func()) (stop func()) {
+	return autoPress(loc, every, nil, clicked, func(btn playwright.Locator) error {
+		return btn.DispatchEvent("click", nil, playwright.LocatorDispatchEventOptions{Timeout: playwright.Float(2000)})
+	})
+}
+
+func autoPress(loc playwright.Locator, every time.Duration, lock sync.Locker, clicked func(), press func(playwright.Locator) error) (stop func()) {
 	quit := make(chan struct{})
 	done := make(chan struct{})
 	btn := loc.First()
@@ -31,7 +56,7 @@ func AutoClick(loc playwright.Locator, every time.Duration, lock sync.Locker, cl
 			if lock != nil {
 				lock.Lock()
 			}
-			err := btn.Click(playwright.LocatorClickOptions{Timeout: playwright.Float(2000)})
+			err := press(btn)
 			if lock != nil {
 				lock.Unlock()
 			}

@@ -125,7 +125,9 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 	for v, dialog := range map[string]string{"message-consent": "message", "tool-call-approval": "tool-call"} {
 		if h.variations[v] {
 			confirm := h.Page.Locator(fmt.Sprintf(`[data-testid="dialog-%s"] [data-testid="dialog-confirm"]`, dialog))
-			h.stopPrompts = append(h.stopPrompts, browserhost.AutoClick(confirm, 200*time.Millisecond, nil, nil))
+			// Dispatched, not clicked with the mouse: an answer must not
+			// take or lose one of the driver's own clicks (AutoDispatch).
+			h.stopPrompts = append(h.stopPrompts, browserhost.AutoDispatch(confirm, 200*time.Millisecond, nil))
 		}
 	}
 	if h.variations["rerender-once"] {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
@@ -104,6 +105,12 @@ type Host struct {
 	native browserhost.Dialogs
 	// stopApproving ends APPROVE's clicks.
 	stopApproving func()
+	// input keeps APPROVE's clicks and the steps' own input apart: two
+	// Playwright clicks at once on one page swallow each other's, each
+	// reported done (README FAQ), and a click moves the focus a step
+	// types into. Held around the input itself, never around a wait for
+	// what an approval may be covering (see click).
+	input sync.Mutex
 }
 
 // Lookup builds the host of the profile name from MCPCONFORM_<NAME>_*
@@ -216,9 +223,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 		return err
 	}
 	if h.cfg.approve != "" {
-		h.stopApproving = browserhost.AutoClick(h.Page.Locator(h.cfg.approve), 250*time.Millisecond, nil, func() {
-			h.logf("%s: approved a tool call (%s)", h.cfg.name, h.variable("APPROVE"))
-		})
+		h.watchApprovals()
 	}
 	for _, st := range h.cfg.steps {
 		t0 := time.Now()
@@ -329,7 +334,7 @@ func (h *Host) runStep(ctx context.Context, page playwright.Page, st Step, vars 
 		}
 		return nil
 	case VerbPress:
-		if err := page.Keyboard().Press(target); err != nil {
+		if err := h.typing(func() error { return page.Keyboard().Press(target) }); err != nil {
 			return fmt.Errorf("pressing %q failed: %s", target, browserhost.FirstLine(err))
 		}
 		return nil
@@ -340,11 +345,14 @@ func (h *Host) runStep(ctx context.Context, page playwright.Page, st Step, vars 
 	var err error
 	switch st.Verb {
 	case VerbClick:
-		err = loc.Click(playwright.LocatorClickOptions{Timeout: &ms})
+		err = h.click(loc, h.cfg.stepTimeout)
 	case VerbFill:
-		err = loc.Fill(text, playwright.LocatorFillOptions{Timeout: &ms})
+		err = h.typing(func() error { return loc.Fill(text, playwright.LocatorFillOptions{Timeout: &ms}) })
 	case VerbSelect:
-		_, err = loc.SelectOption(playwright.SelectOptionValues{ValuesOrLabels: &[]string{text}}, playwright.LocatorSelectOptionOptions{Timeout: &ms})
+		err = h.typing(func() error {
+			_, err := loc.SelectOption(playwright.SelectOptionValues{ValuesOrLabels: &[]string{text}}, playwright.LocatorSelectOptionOptions{Timeout: &ms})
+			return err
+		})
 	case VerbWaitFor:
 		err = loc.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateVisible, Timeout: &ms})
 	case VerbWaitForText:
@@ -372,6 +380,61 @@ func (h *Host) runStep(ctx context.Context, page playwright.Page, st Step, vars 
 	}
 	return fmt.Errorf("the selector %q matches, but %s did not complete within %s: %s", target, st.Verb, h.cfg.stepTimeout, browserhost.FirstLine(err))
 }
+
+// approvalInterval is how often the approval watcher looks for APPROVE's
+// button.
+var approvalInterval = 250 * time.Millisecond
+
+// watchApprovals clicks APPROVE's button whenever it shows, until
+// Teardown, taking the input lock for each click.
+func (h *Host) watchApprovals() {
+	h.stopApproving = browserhost.AutoClick(h.Page.Locator(h.cfg.approve), approvalInterval, &h.input, func() {
+		h.logf("%s: approved a tool call (%s)", h.cfg.name, h.variable("APPROVE"))
+	})
+}
+
+// typing runs input that does not hit-test (typing, a key, a choice in a
+// select) under the input lock: an approval clicked meanwhile would take
+// the focus it types into. No approval is covering what it waits for.
+func (h *Host) typing(do func() error) error {
+	h.input.Lock()
+	defer h.input.Unlock()
+	return do()
+}
+
+// click clicks loc within timeout. Under APPROVE the wait for loc to take
+// a click (a trial click: visible, stable, not covered) comes first and
+// without the input lock, since what covers loc may be an approval the
+// watcher has yet to answer; the click itself is made under the lock, in
+// a short bound, and when loc was covered again meanwhile (the next
+// approval came up) the page is left to the watcher and the wait resumes.
+func (h *Host) click(loc playwright.Locator, timeout time.Duration) error {
+	if h.stopApproving == nil {
+		ms := float64(timeout.Milliseconds())
+		return loc.Click(playwright.LocatorClickOptions{Timeout: &ms})
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		left := float64(time.Until(deadline).Milliseconds())
+		if left <= 0 {
+			left = 1
+		}
+		if err := loc.Click(playwright.LocatorClickOptions{Trial: playwright.Bool(true), Timeout: &left}); err != nil {
+			return err
+		}
+		h.input.Lock()
+		err := loc.Click(playwright.LocatorClickOptions{Timeout: playwright.Float(min(left, clickUnderLockMs))})
+		h.input.Unlock()
+		if err == nil || !(errors.Is(err, playwright.ErrTimeout) || strings.Contains(err.Error(), "Timeout")) || !time.Now().Before(deadline) {
+			return err
+		}
+	}
+}
+
+// clickUnderLockMs bounds a step's click made under the input lock: the
+// trial before it found loc clickable, so only a prompt that came up in
+// between holds it, and the watcher needs the lock to answer that one.
+const clickUnderLockMs = 1000
 
 // clip shortens s to at most n bytes for a message.
 func clip(s string, n int) string {

@@ -7,9 +7,6 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
-
-	"github.com/mxschmitt/playwright-go"
-	"github.com/sethvargo/go-envconfig"
 )
 
 // With APPROVE answering a prompt that keeps coming back (one covering
@@ -47,17 +44,7 @@ ask();
 		"MCPCONFORM_APPROVING_STEP_TIMEOUT": "10s",
 		"MCPCONFORM_APPROVING_APPROVE":      "#allow",
 	}
-	hh, err := Lookup("approving", envconfig.MapLookuper(vars))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := Unwrap(hh)
-	if err := h.Open(env(t, time.Minute), playwright.BrowserNewContextOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	h.logf = func(string, ...any) {}
-	h.vars = map[string]string{PhURL: srv.URL}
+	_, h := openProfile(t, "approving", vars, srv.URL)
 	ctx := context.Background()
 	if err := h.runStep(ctx, h.Page, h.Steps()[0], h.vars); err != nil {
 		t.Fatal(err)

@@ -36,6 +36,25 @@ setTimeout(() => {
 }, 400);
 </script>`
 
+// openProfile looks the profile name up in vars and opens its browser
+// context (closed when the test ends), its {url} being url: the host as
+// Lookup gives it, and the driver inside.
+func openProfile(t *testing.T, name string, vars map[string]string, url string) (hosts.Host, *Host) {
+	t.Helper()
+	hh, err := Lookup(name, envconfig.MapLookuper(vars))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := Unwrap(hh)
+	if err := h.Open(env(t, time.Minute), playwright.BrowserNewContextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	h.logf = t.Logf
+	h.vars = map[string]string{PhURL: url}
+	return hh, h
+}
+
 // The new verbs and capabilities in a real browser: goto waits for the
 // load event, select chooses by label or value, wait-for-text and
 // wait-for-hidden wait for the change, and fail naming what they saw;
@@ -60,18 +79,7 @@ func TestNewVerbsInABrowser(t *testing.T) {
 		"MCPCONFORM_VERBS_STEP_TIMEOUT": "5s",
 		"MCPCONFORM_VERBS_MODEL_TOOLS":  "ul.tools li",
 	}
-	hh, err := Lookup("verbs", envconfig.MapLookuper(vars))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, _ := Unwrap(hh)
-	e := env(t, time.Minute)
-	if err := h.Open(e, playwright.BrowserNewContextOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	h.logf = t.Logf
-	h.vars = map[string]string{PhURL: srv.URL}
+	hh, h := openProfile(t, "verbs", vars, srv.URL)
 	ctx := context.Background()
 	steps := h.Steps()
 	t0 := time.Now()

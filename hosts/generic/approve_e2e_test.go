@@ -38,13 +38,8 @@ ask();
 </script>`)
 	}))
 	defer srv.Close()
-	vars := map[string]string{
-		"MCPCONFORM_APPROVING_URL":          srv.URL,
-		"MCPCONFORM_APPROVING_STEPS":        "goto {url}/",
-		"MCPCONFORM_APPROVING_STEP_TIMEOUT": "10s",
-		"MCPCONFORM_APPROVING_APPROVE":      "#allow",
-	}
-	_, h := openProfile(t, "approving", vars, srv.URL)
+	// A profile whose only step loads the page, with APPROVE set.
+	_, h := openProfile(t, "approving", map[string]string{"MCPCONFORM_APPROVING_URL": srv.URL, "MCPCONFORM_APPROVING_STEPS": "goto {url}/", "MCPCONFORM_APPROVING_APPROVE": "#allow"}, srv.URL)
 	ctx := context.Background()
 	if err := h.runStep(ctx, h.Page, h.Steps()[0], h.vars); err != nil {
 		t.Fatal(err)

@@ -334,7 +334,7 @@ func (h *Host) runStep(ctx context.Context, page playwright.Page, st Step, vars 
 		}
 		return nil
 	case VerbPress:
-		if err := h.typing(func() error { return page.Keyboard().Press(target) }); err != nil {
+		if err := h.typing(nil, ms, func() error { return page.Keyboard().Press(target) }); err != nil {
 			return fmt.Errorf("pressing %q failed: %s", target, browserhost.FirstLine(err))
 		}
 		return nil
@@ -347,9 +347,9 @@ func (h *Host) runStep(ctx context.Context, page playwright.Page, st Step, vars 
 	case VerbClick:
 		err = h.click(loc, h.cfg.stepTimeout)
 	case VerbFill:
-		err = h.typing(func() error { return loc.Fill(text, playwright.LocatorFillOptions{Timeout: &ms}) })
+		err = h.typing(loc, ms, func() error { return loc.Fill(text, playwright.LocatorFillOptions{Timeout: &ms}) })
 	case VerbSelect:
-		err = h.typing(func() error {
+		err = h.typing(loc, ms, func() error {
 			_, err := loc.SelectOption(playwright.SelectOptionValues{ValuesOrLabels: &[]string{text}}, playwright.LocatorSelectOptionOptions{Timeout: &ms})
 			return err
 		})
@@ -395,8 +395,14 @@ func (h *Host) watchApprovals() {
 
 // typing runs input that does not hit-test (typing, a key, a choice in a
 // select) under the input lock: an approval clicked meanwhile would take
-// the focus it types into. No approval is covering what it waits for.
-func (h *Host) typing(do func() error) error {
+// the focus it types into. The wait for loc (nil for a key) to show comes
+// first, without the lock: it may show only once an approval is answered.
+func (h *Host) typing(loc playwright.Locator, ms float64, do func() error) error {
+	if loc != nil {
+		if err := loc.WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateVisible, Timeout: &ms}); err != nil {
+			return err
+		}
+	}
 	h.input.Lock()
 	defer h.input.Unlock()
 	return do()

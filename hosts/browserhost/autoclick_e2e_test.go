@@ -7,6 +7,7 @@ import (
 	"github.com/mxschmitt/playwright-go"
 
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
+	"github.com/mcpconform/mcpconform/internal/testkit/prompttest"
 )
 
 // While AutoDispatch answers a prompt that keeps coming back, every one of
@@ -17,21 +18,7 @@ import (
 // run without a loss under AutoClick unlikely (about 0.2 %).
 func TestAutoDispatchNeverSwallowsTheDriversClicks(t *testing.T) {
 	b := openBase(t)
-	url := serve(t, "127.0.0.1", `<!doctype html>
-<button id="halt" style="position:fixed;left:20px;top:20px;width:90px;height:32px">Stop</button>
-<div id="prompts" style="position:fixed;right:20px;bottom:20px"></div>
-<script>
-window.stops = 0; window.answered = 0;
-document.getElementById("halt").addEventListener("click", () => stops++);
-// A prompt that is asked again as soon as it is answered.
-function ask() {
-  const ok = document.createElement("button");
-  ok.id = "allow"; ok.textContent = "Allow"; ok.style.cssText = "width:90px;height:32px";
-  ok.addEventListener("click", () => { answered++; ok.remove(); setTimeout(ask, 0); });
-  document.getElementById("prompts").append(ok);
-}
-ask();
-</script>`)
+	url := serve(t, "127.0.0.1", prompttest.Page(0, 0))
 	if _, err := b.Page.Goto(url); err != nil {
 		t.Fatal(err)
 	}
@@ -44,15 +31,5 @@ ask();
 		}
 	}
 	stopAnswering()
-	stops, err := b.Page.Evaluate("() => window.stops")
-	if err != nil {
-		t.Fatal(err)
-	}
-	answered, _ := b.Page.Evaluate("() => window.answered")
-	if stops != n {
-		t.Errorf("the driver clicked Stop %d times, each reported done, while prompts were answered (%v of them); the page saw %v", n, answered, stops)
-	}
-	if a, _ := answered.(int); a < 5 {
-		t.Errorf("only %v prompts were answered while the driver clicked: the test did not overlap the two", answered)
-	}
+	prompttest.Check(t, b.Page, n, 5, "the driver, AutoDispatch answering")
 }

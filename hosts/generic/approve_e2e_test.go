@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/mcpconform/mcpconform/internal/testkit/prompttest"
 )
 
 // With APPROVE answering a prompt that keeps coming back (one covering
@@ -16,26 +18,7 @@ import (
 // Playwright clicks at once on one page), each reported done.
 func TestApprovalsNeverSwallowAStepsInput(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprint(w, `<!doctype html>
-<button id="halt" style="position:fixed;left:20px;top:20px;width:90px;height:32px">Stop</button>
-<input id="note" style="position:fixed;left:20px;top:80px">
-<div id="prompts" style="position:fixed;right:20px;bottom:20px"></div>
-<script>
-window.stops = 0; window.answered = 0;
-document.getElementById("halt").addEventListener("click", () => stops++);
-// A prompt asked again 20 ms after it is answered; every fifth covers the
-// whole page until answered.
-function ask() {
-  const modal = (answered + 1) % 5 === 0;
-  const ok = document.createElement("button");
-  ok.id = "allow"; ok.textContent = "Allow"; ok.style.cssText = "width:90px;height:32px";
-  const box = modal ? Object.assign(document.createElement("div"), { style: "position:fixed;inset:0;background:#0004;display:grid;place-items:center" }) : ok;
-  if (modal) box.append(ok);
-  ok.addEventListener("click", () => { answered++; box.remove(); setTimeout(ask, 20); });
-  document.getElementById("prompts").append(box);
-}
-ask();
-</script>`)
+		fmt.Fprint(w, prompttest.Page(20, 5))
 	}))
 	defer srv.Close()
 	// A profile whose only step loads the page, with APPROVE set.
@@ -67,15 +50,5 @@ ask();
 		}
 	}
 	h.stopApproving()
-	stops, err := h.Page.Evaluate("() => window.stops")
-	if err != nil {
-		t.Fatal(err)
-	}
-	answered, _ := h.Page.Evaluate("() => window.answered")
-	if stops != n {
-		t.Errorf("the steps clicked Stop %d times, each reported done, while APPROVE answered %v prompts; the page saw %v", n, answered, stops)
-	}
-	if a, _ := answered.(int); a < 10 {
-		t.Errorf("only %v prompts were answered while the steps clicked: the test did not overlap the two", answered)
-	}
+	prompttest.Check(t, h.Page, n, 10, "the steps, APPROVE answering")
 }

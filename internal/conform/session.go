@@ -116,8 +116,9 @@ func Start(ctx context.Context, o Options) (s *Session, err error) {
 		return s, &runner.InfraError{Step: "starting the fixture MCP servers", Err: err}
 	}
 	o.OnPhase(PhaseFixtures, time.Since(t0))
-	// Concurrent hosts share the record; each check must still find its
-	// run's first calls there.
+	// Hosts run at once that share the record (fixed ports, public
+	// servers: hostFixtures); each check must still find its run's first
+	// calls there.
 	s.MainServer().SetKeep(mcpserver.MaxKept * max(len(o.Hosts), 1))
 	// Hosted products must be reachable through the loopback guard; a
 	// session of hosts that drive no browser (connect) starts none.
@@ -276,7 +277,13 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 			go func() {
 				defer wg.Done()
 				ro := o.Runner
-				ro.Env = s.Env()
+				env, rl, done, err := s.hostFixtures(ctx, i)
+				if err != nil {
+					hrs[i], errs[i] = report.HostRun{Host: name, StartedAt: time.Now(), Infra: err.Error()}, err
+					return
+				}
+				defer done()
+				ro.Env = env
 				ro.Env.AppTimeout = o.AppTimeout
 				if ro.Logf != nil {
 					ro.Env.Logf = ro.Logf
@@ -290,8 +297,6 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 				if o.OnCase != nil {
 					ro.OnCase = func(c report.Case) { o.OnCase(name, c) }
 				}
-				rl := s.NewRelay()
-				defer rl.Close()
 				ro.Relay, ro.Bridge = rl, o.Bridge
 				hrs[i], errs[i] = runner.Run(ctx, h, ro)
 			}()
@@ -305,6 +310,30 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 		}
 	}
 	return hrs, nil
+}
+
+// hostFixtures are the fixture servers, and a relay on them, for the i-th
+// of the hosts run at once; done releases both. Hosts at once must not share a
+// fixture server: its record is one for all, and the checks read it as
+// their own host's (how many probe resources were read, which calls were
+// made), so one host's calls were counted as another's (seen in the
+// self-test's runs at once, 2026-12-04). The first host keeps the
+// session's servers, whose address was printed; every other gets a set
+// of its own, unless the ports are fixed or the servers are public (one
+// address for all, which a host was configured with): those share it.
+func (s *Session) hostFixtures(ctx context.Context, i int) (hosts.Env, *relay.Relay, func(), error) {
+	env := s.Env()
+	if i == 0 || s.Fixtures == nil || s.o.Fixtures.MainPort != 0 || s.o.Fixtures.SecondPort != 0 {
+		rl := s.NewRelay()
+		return env, rl, rl.Close, nil
+	}
+	fx, err := fixtures.StartWith(ctx, fixtures.Options{CORSOrigins: s.o.Fixtures.CORSOrigins})
+	if err != nil {
+		return env, nil, nil, &runner.InfraError{Step: "starting the fixture servers of a host run beside others", Err: err}
+	}
+	env.ServerURL, env.SecondServerURL = fx.Main.URL, fx.Second.URL
+	rl := relay.New(fx.MainServer.Relay())
+	return env, rl, func() { rl.Close(); fx.Close() }, nil
 }
 
 func firstError(errs []error) error {

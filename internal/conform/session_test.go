@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,8 +55,9 @@ func (h *fakeHost) BindSuite(context.Context, time.Duration) (hosts.SuiteBridge,
 }
 func (h *fakeHost) Teardown(context.Context) error { return nil }
 
-// Run runs every host once per pass, each freshly built, with the
-// session's fixture servers, and keeps the results in the names' order.
+// Run runs every host once per pass, each freshly built, the first with
+// the session's fixture servers and the other with its own, and keeps the
+// results in the names' order.
 func TestRunEveryHostEveryPass(t *testing.T) {
 	fx, err := fixtures.Start(context.Background())
 	if err != nil {
@@ -90,9 +92,17 @@ func TestRunEveryHostEveryPass(t *testing.T) {
 	if built["x"] != 3 || built["y"] != 3 || len(passes) != 3 || cases.Load() != 6 {
 		t.Errorf("built %v, passes %v, cases %d", built, passes, cases.Load())
 	}
-	e := last[len(last)-1].env
+	e := last[len(last)-2].env
 	if e.ServerURL != fx.Main.URL || e.SecondServerURL != fx.Second.URL || e.AppTimeout != 7*time.Second || !strings.HasSuffix(e.TraceFile, ".zip") {
 		t.Errorf("env %+v", e)
+	}
+	// The other host at once gets fixture servers of its own (a record
+	// of its own), gone when the run ends.
+	if y := last[len(last)-1].env; y.ServerURL == "" || y.ServerURL == fx.Main.URL || y.SecondServerURL == fx.Second.URL || y.AppTimeout != 7*time.Second {
+		t.Errorf("second host's env %+v: want fixture servers of its own", y)
+	} else if resp, err := http.Get(y.ServerURL); err == nil {
+		resp.Body.Close()
+		t.Errorf("the second host's fixture server still answers after the run (%s)", resp.Status)
 	}
 	// An evaluate run binds the suite in the host's frame.
 	if !last[len(last)-1].bound {

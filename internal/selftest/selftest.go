@@ -19,7 +19,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/mcpconform/mcpconform/fixtures"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/protocol"
@@ -158,7 +160,7 @@ type Options struct {
 	Env      hosts.Env
 	Parallel int                                                                               // defect runs at once (default 2)
 	Progress func(r DefectRun)                                                                 // called as each defect run finishes
-	Run      func(ctx context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) // for tests; default runner.Run
+	Run      func(ctx context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) // for tests; default runner.Run on fixture servers of the run's own (ownFixturesRun)
 	// Scope limits each defect run to the areas (the part of the id before
 	// "/") of the checks the table expects it to turn red: the proof is the
 	// same, false failures are looked for in those areas only, and the whole
@@ -174,6 +176,25 @@ const (
 	ScopeFull Scope = "full"
 	ScopeArea Scope = "area"
 )
+
+// ownFixturesRun is runner.Run on fixture servers of this run's own,
+// which the reference host connects to instead of Env's. Runs at once
+// must not share a fixture server: its record is one for all, and the
+// checks read it as their host's (how many probe resources were read,
+// which calls were made), within a bound (mcpserver.MaxKept). Seen with
+// four defect runs at once sharing one (2026-12-04): a check counted
+// another run's probe resource read as its host's, and three checks
+// found their probe's reports already dropped to make room for the other
+// runs' ("reports: none").
+func ownFixturesRun(ctx context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) {
+	fx, err := fixtures.Start(ctx)
+	if err != nil {
+		return report.HostRun{Host: h.Name(), StartedAt: time.Now(), Infra: err.Error()}, &runner.InfraError{Step: "starting the run's fixture servers", Err: err}
+	}
+	defer fx.Close()
+	o.Env.ServerURL, o.Env.SecondServerURL = fx.Main.URL, fx.Second.URL
+	return runner.Run(ctx, h, o)
+}
 
 // areaGlobs are the run selection for a defect under ScopeArea.
 func areaGlobs(checks []string) []string {
@@ -194,7 +215,7 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 		o.Parallel = 2
 	}
 	if o.Run == nil {
-		o.Run = runner.Run
+		o.Run = ownFixturesRun
 	}
 	switch o.Scope {
 	case "":

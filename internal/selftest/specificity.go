@@ -298,7 +298,7 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 		o.Parallel = 2
 	}
 	if o.Run == nil {
-		o.Run = runner.Run
+		o.Run = ownFixturesRun
 	}
 	sets := o.Sets
 	if sets == nil {

@@ -16,7 +16,7 @@ func selftestCommand() *cli.Command {
 		Name:  "selftest",
 		Usage: "prove every check can fail (once per switchable defect: the mutation score) and that none fails on a host that differs within the spec (once per legal variation: the specificity)",
 		Flags: append([]cli.Flag{
-			&cli.IntFlag{Name: "parallel", Value: 2, Usage: "defect runs at once"},
+			&cli.IntFlag{Name: "parallel", Value: selftest.RunsAtOnce, Usage: "reference-host runs at once (the mutation and the specificity pass share them)"},
 			&cli.StringFlag{Name: "scope", Value: string(selftest.ScopeFull), Usage: "`full` runs the whole suite under each defect; area runs only the areas of the checks the defect must turn red (faster, what CI runs)"},
 			&cli.BoolFlag{Name: "specificity", Value: true, Usage: "also run the whole catalogue under each legal host variation (serve --list-variations) and demand no FAIL, ERROR or TIMEOUT"},
 			&cli.Float64Flag{Name: "cpu-throttle", Usage: "slow the reference host's page and its frames `N` times (Chrome DevTools CPU throttling), as a loaded machine does: every verdict must stay the same (docs/audit-timing.md)"},

@@ -7,35 +7,56 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
-// RunAndReport is `mcpconform selftest`: Run over tab with o, then, with
-// specificity, RunSpecificity with o's Env, Parallel and Run, printing
+// RunAndReport is `mcpconform selftest`: Run over tab with o and, with
+// specificity, RunSpecificity with o's Env, Run and Scope at the same
+// time, the two passes sharing o.Parallel run slots (o.Slots), printing
 // each run as it finishes and each pass's report on w (o.Progress is
 // replaced). ok is false when a pass found a problem; err is trouble
 // running one.
 func RunAndReport(ctx context.Context, tab Table, o Options, specificity bool, w io.Writer) (ok bool, err error) {
 	start := time.Now()
-	o.Progress = func(r DefectRun) { PrintDefectRun(w, r) }
+	if o.Slots == nil {
+		o.Slots = make(chan struct{}, max(o.Parallel, 1))
+	}
+	var mu sync.Mutex // one line at a time from both passes
+	o.Progress = func(r DefectRun) { mu.Lock(); PrintDefectRun(w, r); mu.Unlock() }
+	type spResult struct {
+		sp   Specificity
+		err  error
+		took time.Duration
+	}
+	spDone := make(chan spResult, 1)
+	if specificity {
+		go func() {
+			sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Slots: o.Slots, Run: o.Run, Scope: o.Scope},
+				Progress: func(r VariationRun) { mu.Lock(); PrintVariationRun(w, r); mu.Unlock() }})
+			spDone <- spResult{sp, err, time.Since(start)}
+		}()
+	}
 	s, err := Run(ctx, tab, o)
+	took := time.Since(start)
+	var sr spResult
+	if specificity {
+		sr = <-spDone
+	}
 	if err != nil {
 		return false, err
 	}
-	s.Report(w, o.Scope, time.Since(start))
+	s.Report(w, o.Scope, took)
 	if !specificity {
 		return s.OK(), nil
 	}
-	start = time.Now()
-	sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Parallel: o.Parallel, Run: o.Run, Scope: o.Scope},
-		Progress: func(r VariationRun) { PrintVariationRun(w, r) }})
-	if err != nil {
-		return false, err
+	if sr.err != nil {
+		return false, sr.err
 	}
-	sp.Report(w, time.Since(start))
-	return s.OK() && sp.OK(), nil
+	sr.sp.Report(w, sr.took)
+	return s.OK() && sr.sp.OK(), nil
 }
 
 // PrintDefectRun prints one defect run as it finishes: ok or BAD, how many

@@ -155,10 +155,24 @@ func isRed(s protocol.Status) bool {
 	return s == protocol.StatusFail || s == protocol.StatusTimeout || s == protocol.StatusOptional
 }
 
+// RunsAtOnce is how many reference-host runs the self-test keeps going
+// by default (`selftest --parallel`, TestSelfTest). A run mostly waits
+// for the host's and the View's events: four at once kept a 2-core
+// machine 40-75 % busy (2026-12-04), so more at once shorten the proof,
+// and every verdict must hold under the load they make (the specificity
+// pass and --cpu-throttle prove it).
+const RunsAtOnce = 6
+
 // Options configure Run.
 type Options struct {
 	Env      hosts.Env
 	Parallel int                                                                               // defect runs at once (default 2)
+	// Slots, when set, are shared with other passes run at the same time
+	// (the mutation and the specificity pass): a run takes one for as
+	// long as it runs, so that together they run at most cap(Slots) at
+	// once, and whichever pass has runs left keeps every slot busy.
+	// Parallel is then unused.
+	Slots chan struct{}
 	Progress func(r DefectRun)                                                                 // called as each defect run finishes
 	Run      func(ctx context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) // for tests; default runner.Run on fixture servers of the run's own (ownFixturesRun)
 	// Scope limits each defect run to the areas (the part of the id before
@@ -279,7 +293,7 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 	if o.Scope == ScopeArea {
 		runs = runGrouped(ctx, tab, names, o, alone)
 	} else {
-		runs = runAll(len(names), o.Parallel, func(i int) DefectRun { return alone(names[i]) }, o.Progress)
+		runs = runAll(len(names), o.slots(), func(i int) DefectRun { return alone(names[i]) }, o.Progress)
 	}
 	s.Runs = runs
 
@@ -418,7 +432,7 @@ func packByArea(names []string, areas func(string) []string, solo func(string) b
 // the full scope runs each defect alone over the whole catalogue.
 func runGrouped(ctx context.Context, tab Table, names []string, o Options, alone func(string) DefectRun) []DefectRun {
 	groups := DefectGroups(tab, names)
-	byGroup := runAll(len(groups), o.Parallel, func(i int) []DefectRun {
+	byGroup := runAll(len(groups), o.slots(), func(i int) []DefectRun {
 		g := groups[i]
 		if len(g) == 1 {
 			return []DefectRun{alone(g[0])}
@@ -490,12 +504,19 @@ func runGrouped(ctx context.Context, tab Table, names []string, o Options, alone
 	return runs
 }
 
-// runAll runs job for each of n runs, at most parallel at a time, and
-// hands each result to progress (one at a time) as it finishes; the
-// results keep the runs' order.
-func runAll[R any](n, parallel int, job func(i int) R, progress func(R)) []R {
+// slots are the run slots of a pass: Slots, or Parallel of its own.
+func (o Options) slots() chan struct{} {
+	if o.Slots != nil {
+		return o.Slots
+	}
+	return make(chan struct{}, max(o.Parallel, 1))
+}
+
+// runAll runs job for each of n runs, each holding a slot of sem while it
+// runs, and hands each result to progress (one at a time) as it finishes;
+// the results keep the runs' order.
+func runAll[R any](n int, sem chan struct{}, job func(i int) R, progress func(R)) []R {
 	out := make([]R, n)
-	sem := make(chan struct{}, max(parallel, 1))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for i := range n {

@@ -366,7 +366,7 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 		}
 		return r
 	}
-	byJob := runAll(len(sets), o.Parallel, func(i int) []VariationRun {
+	byJob := runAll(len(sets), o.slots(), func(i int) []VariationRun {
 		r := runSet(sets[i])
 		// A packed set (several variations over their own areas) with a
 		// problem runs again variation by variation: what is reported is

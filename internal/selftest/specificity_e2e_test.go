@@ -28,5 +28,5 @@ func TestSpecificityOnly(t *testing.T) {
 			sets = append(sets, strings.Split(s, "+"))
 		}
 	}
-	checkSpecificitySets(t, ctx, env, selftest.ScopeFull, sets)
+	checkSpecificitySets(t, ctx, env, selftest.ScopeFull, sets, nil)
 }

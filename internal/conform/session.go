@@ -324,6 +324,9 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 func (s *Session) hostFixtures(ctx context.Context, i int) (hosts.Env, *relay.Relay, func(), error) {
 	env := s.Env()
 	if i == 0 || s.Fixtures == nil || s.o.Fixtures.MainPort != 0 || s.o.Fixtures.SecondPort != 0 {
+		if i > 0 && s.o.Logf != nil {
+			s.o.Logf("hosts run at once share the fixture servers (fixed ports or a public URL): a check that counts the server's record may count another host's calls; run them one at a time for verdicts of their own")
+		}
 		rl := s.NewRelay()
 		return env, rl, rl.Close, nil
 	}

@@ -34,7 +34,12 @@ func RunAndReport(ctx context.Context, tab Table, o Options, specificity bool, w
 	spDone := make(chan spResult, 1)
 	if specificity {
 		go func() {
-			sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Slots: o.Slots, Run: o.Run, Scope: o.Scope},
+			// The grouped scope groups the variations too (as CI does).
+			vs := o.Scope
+			if vs == ScopeGrouped {
+				vs = ScopeArea
+			}
+			sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Slots: o.Slots, Run: o.Run, Scope: vs},
 				Progress: func(r VariationRun) { mu.Lock(); PrintVariationRun(w, r); mu.Unlock() }})
 			spDone <- spResult{sp, err, time.Since(start)}
 		}()

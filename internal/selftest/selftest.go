@@ -189,7 +189,18 @@ type Scope string
 const (
 	ScopeFull Scope = "full"
 	ScopeArea Scope = "area"
+	// ScopeGrouped runs the whole catalogue under every defect, as
+	// ScopeFull does, but the defects of DefectGroups share one run: each
+	// is judged on its own areas' checks and on every check outside its
+	// group's areas (which must not go red: if one does, the members run
+	// again alone, over the whole catalogue). What it cannot see that
+	// ScopeFull does is a defect turning red a check its groupmate is
+	// meant to turn red (or block) anyway. 58 runs instead of 95 (CI).
+	ScopeGrouped Scope = "grouped"
 )
+
+// Scopes are the scopes, for usage messages.
+var Scopes = []Scope{ScopeFull, ScopeGrouped, ScopeArea}
 
 // ownFixturesRun is runner.Run on fixture servers of this run's own,
 // which the reference host connects to instead of Env's. Runs at once
@@ -234,9 +245,9 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 	switch o.Scope {
 	case "":
 		o.Scope = ScopeFull
-	case ScopeFull, ScopeArea:
+	case ScopeFull, ScopeArea, ScopeGrouped:
 	default:
-		return Summary{}, fmt.Errorf("selftest scope %q: want %q or %q", o.Scope, ScopeFull, ScopeArea)
+		return Summary{}, fmt.Errorf("selftest scope %q: want one of %v", o.Scope, Scopes)
 	}
 	s := Summary{Extra: map[string][]string{}}
 	known := map[string]bool{}
@@ -290,7 +301,7 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 		return r
 	}
 	var runs []DefectRun
-	if o.Scope == ScopeArea {
+	if o.Scope == ScopeArea || o.Scope == ScopeGrouped {
 		runs = runGrouped(ctx, tab, names, o, alone)
 	} else {
 		runs = runAll(len(names), o.slots(), func(i int) DefectRun { return alone(names[i]) }, o.Progress)
@@ -442,12 +453,16 @@ func runGrouped(ctx context.Context, tab Table, names []string, o Options, alone
 			return nil
 		}
 		ro := runner.Options{Env: o.Env}
+		var union []string // the group's areas
 		for _, d := range g {
 			for _, a := range areaGlobs(tab.Defects[d].touched()) {
-				if !slices.Contains(ro.Selection.Globs, a) {
-					ro.Selection.Globs = append(ro.Selection.Globs, a)
+				if !slices.Contains(union, a) {
+					union = append(union, a)
 				}
 			}
+		}
+		if o.Scope == ScopeArea {
+			ro.Selection.Globs = union
 		}
 		hr, err := o.Run(ctx, reference.NewWithDefects(set), ro)
 		out := make([]DefectRun, len(g))
@@ -456,7 +471,9 @@ func runGrouped(ctx context.Context, tab Table, names []string, o Options, alone
 			globs := areaGlobs(tab.Defects[d].touched())
 			var cases []report.Case
 			for _, c := range hr.Cases {
-				if slices.Contains(globs, c.Area()+"/*") {
+				// Its own areas; and, over the whole catalogue, every
+				// area no member is meant to touch.
+				if a := c.Area() + "/*"; slices.Contains(globs, a) || !slices.Contains(union, a) {
 					cases = append(cases, c)
 				}
 			}

@@ -358,3 +358,90 @@ func TestDefectsAreNotGroupedWhereTheyMakeChecksSkip(t *testing.T) {
 		t.Errorf("groups %v, want two: message-dropped with one of the others", groups)
 	}
 }
+
+// The grouped scope (CI's) runs the whole catalogue under every group: a
+// member is judged on its own areas' checks and on every check outside
+// the group's areas, never on a groupmate's. A red outside the group's
+// areas, which the area scope never runs, makes the members run again
+// alone over the whole catalogue, so the defect that turned it red is
+// named (a false failure), its groupmates not.
+func TestGroupedScopeRunsTheWholeCatalogue(t *testing.T) {
+	tab := selftest.Table{Defects: map[string]selftest.Expect{
+		"ping-unanswered":  {Red: []string{"tools/one"}},
+		"hostinfo-missing": {Red: []string{"downloads/three"}},
+	}}
+	catalogue := []string{"tools/one", "downloads/three", "links/five"}
+	var mu sync.Mutex
+	var ran []string
+	crossArea := false // hostinfo-missing also turns links/five red
+	fake := func(_ context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) {
+		ds := h.(*reference.Host).Defects().List()
+		mu.Lock()
+		ran = append(ran, fmt.Sprint(ds))
+		mu.Unlock()
+		if len(o.Selection.Globs) > 0 {
+			t.Errorf("run of %v selected %v: want the whole catalogue", ds, o.Selection.Globs)
+		}
+		red := map[string]bool{}
+		for _, d := range ds {
+			for _, id := range tab.Defects[d].Red {
+				red[id] = true
+			}
+		}
+		if crossArea && slices.Contains(ds, "hostinfo-missing") {
+			red["links/five"] = true
+		}
+		var hr report.HostRun
+		for _, id := range catalogue {
+			st := protocol.StatusPass
+			if red[id] {
+				st = protocol.StatusFail
+			}
+			hr.Cases = append(hr.Cases, report.Case{TestMeta: protocol.TestMeta{ID: id, Clause: protocol.ClauseMust}, Status: st})
+		}
+		return hr, nil
+	}
+	pair := func(r string) bool { return strings.Contains(r, "ping-unanswered") && strings.Contains(r, "hostinfo-missing") }
+	s, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeGrouped, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(ran, pair) {
+		t.Fatalf("ran %v: want the two defects (no area in common) in one run", ran)
+	}
+	for _, r := range s.Runs {
+		ids := map[string]bool{}
+		for _, c := range r.Cases {
+			ids[c.ID] = true
+		}
+		switch r.Defect {
+		case "ping-unanswered":
+			if !ids["tools/one"] || !ids["links/five"] || ids["downloads/three"] {
+				t.Errorf("ping-unanswered judged on %v: want its own area and links/five, not its groupmate's downloads", ids)
+			}
+		case "hostinfo-missing":
+			if !ids["downloads/three"] || !ids["links/five"] || ids["tools/one"] {
+				t.Errorf("hostinfo-missing judged on %v", ids)
+			}
+		}
+	}
+	// (links/five has no defect of its own here: it is unproven, which
+	// is not what this test is about.)
+	if len(s.FalseFail) > 0 || slices.Contains(s.Unproven, "tools/one") || slices.Contains(s.Unproven, "downloads/three") {
+		t.Errorf("clean group: false failures %v, unproven %v", s.FalseFail, s.Unproven)
+	}
+
+	crossArea, ran = true, nil
+	s, err = selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeGrouped, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"ping-unanswered", "hostinfo-missing"} {
+		if !slices.Contains(ran, "["+d+"]") {
+			t.Errorf("ran %v: want %s again alone after its group's run showed links/five red", ran, d)
+		}
+	}
+	if len(s.FalseFail) != 1 || !strings.HasPrefix(s.FalseFail[0], "links/five under hostinfo-missing") {
+		t.Errorf("false failures %v: want links/five under hostinfo-missing alone", s.FalseFail)
+	}
+}

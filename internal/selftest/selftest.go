@@ -166,13 +166,13 @@ const RunsAtOnce = 6
 // Options configure Run.
 type Options struct {
 	Env      hosts.Env
-	Parallel int                                                                               // defect runs at once (default 2)
+	Parallel int // defect runs at once (default 2)
 	// Slots, when set, are shared with other passes run at the same time
 	// (the mutation and the specificity pass): a run takes one for as
 	// long as it runs, so that together they run at most cap(Slots) at
 	// once, and whichever pass has runs left keeps every slot busy.
 	// Parallel is then unused.
-	Slots chan struct{}
+	Slots    chan struct{}
 	Progress func(r DefectRun)                                                                 // called as each defect run finishes
 	Run      func(ctx context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) // for tests; default runner.Run on fixture servers of the run's own (ownFixturesRun)
 	// Scope limits each defect run to the areas (the part of the id before

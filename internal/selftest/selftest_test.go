@@ -401,7 +401,9 @@ func TestGroupedScopeRunsTheWholeCatalogue(t *testing.T) {
 		}
 		return hr, nil
 	}
-	pair := func(r string) bool { return strings.Contains(r, "ping-unanswered") && strings.Contains(r, "hostinfo-missing") }
+	pair := func(r string) bool {
+		return strings.Contains(r, "ping-unanswered") && strings.Contains(r, "hostinfo-missing")
+	}
 	s, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeGrouped, Parallel: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -430,17 +430,20 @@ func packByArea(names []string, areas func(string) []string, solo func(string) b
 	return sets
 }
 
-// runGrouped is the area scope's mutation pass: each group of
-// DefectGroups runs as one reference host holding all its defects, over
-// the union of their areas, and each defect is judged on the checks of its
-// own areas. The group's defects share no area, so each area's checks run
-// under one defect, as they would alone; the host page starts once per
-// group instead of once per defect. Where any member's judgement shows a
-// problem (or the run fails), every member runs again alone, so that what
-// is reported is each defect's own: a group never hides or invents a
-// problem. What it could hide is a defect that no longer breaks its checks
-// while a groupmate, reaching beyond its own areas, breaks them instead;
-// the full scope runs each defect alone over the whole catalogue.
+// runGrouped is the mutation pass of the area and the grouped scope: each
+// group of DefectGroups runs as one reference host holding all its
+// defects, over the union of their areas (area) or the whole catalogue
+// (grouped), and each defect is judged on the checks of its own areas
+// (and, grouped, of every area outside the union). The group's defects
+// share no area, so each area's checks run under one defect, as they
+// would alone; the host page starts once per group instead of once per
+// defect. Where any member's judgement shows a problem (or the run
+// fails), every member runs again alone, so that what is reported is
+// each defect's own: a group never hides or invents a problem. What it
+// could hide is a defect that no longer breaks its checks while a
+// groupmate, reaching beyond its own areas, breaks them instead, or one
+// that turns red a check its groupmate turns red anyway; the full scope
+// runs each defect alone over the whole catalogue.
 func runGrouped(ctx context.Context, tab Table, names []string, o Options, alone func(string) DefectRun) []DefectRun {
 	groups := DefectGroups(tab, names)
 	byGroup := runAll(len(groups), o.slots(), func(i int) []DefectRun {

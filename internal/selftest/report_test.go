@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -86,5 +87,48 @@ func TestRunAndReport(t *testing.T) {
 	out = b.String()
 	if err != nil || ok || !strings.Contains(out, "BAD  variation no-agent") || !strings.Contains(out, "\nspecificity: ") {
 		t.Fatalf("ok %v, err %v:\n%s", ok, err, out)
+	}
+}
+
+// mcpconform selftest runs the two passes at the same time on one pool of
+// run slots: never more than --parallel runs at once, and a variation run
+// goes while defect runs are still going (the pass with runs left keeps
+// every slot busy).
+func TestRunAndReportSharesTheSlots(t *testing.T) {
+	tab := selftest.Table{Defects: map[string]selftest.Expect{"ping-unanswered": {Red: []string{"a/one"}}}}
+	var mu sync.Mutex
+	inFlight, most, defectsInFlight := 0, 0, 0
+	overlapped := false
+	fake := func(_ context.Context, h hosts.Host, _ runner.Options) (report.HostRun, error) {
+		rh := h.(*reference.Host)
+		defect := len(rh.Defects()) > 0
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		if defect {
+			defectsInFlight++
+		} else if len(rh.Variations()) > 0 && defectsInFlight > 0 {
+			overlapped = true
+		}
+		mu.Unlock()
+		time.Sleep(2 * time.Millisecond)
+		mu.Lock()
+		inFlight--
+		if defect {
+			defectsInFlight--
+		}
+		mu.Unlock()
+		return report.HostRun{}, nil
+	}
+	var b strings.Builder
+	if _, err := selftest.RunAndReport(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeFull, Parallel: 3}, true, &b); err != nil {
+		t.Fatal(err)
+	}
+	// (+1: the defect-free run takes no slot.)
+	if most > 3+1 {
+		t.Errorf("%d runs at once with --parallel 3", most)
+	}
+	if !overlapped {
+		t.Error("no variation run went while defect runs were going: the passes ran one after the other")
 	}
 }

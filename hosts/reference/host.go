@@ -260,11 +260,25 @@ func (h *Host) card(marker string) (playwright.Locator, error) {
 		outer := c.Locator("iframe").First().ContentFrame()
 		for _, where := range []playwright.FrameLocator{outer.Locator("iframe").First().ContentFrame(), outer} {
 			if k, err := where.GetByText(marker).Count(); err == nil && k > 0 {
-				return c, nil
+				return h.sameCard(c), nil
 			}
 		}
 	}
 	return nil, nil
+}
+
+// sameCard is a locator for card c that keeps naming it when cards before
+// it go: the card of its tool call (data-call), not its place. An Nth
+// locator named the next card once c was removed, and CloseView then
+// waited out its 30 s for a card that was still there (a View shown after
+// the closed one: seen in CI under load, 2026-12-04).
+func (h *Host) sameCard(c playwright.Locator) playwright.Locator {
+	ms := float64(browserhost.ControlWait.Milliseconds())
+	id, err := c.GetAttribute("data-call", playwright.LocatorGetAttributeOptions{Timeout: &ms})
+	if err != nil || id == "" {
+		return c
+	}
+	return h.Page.Locator(fmt.Sprintf(`%s[data-call=%q]`, selAppCard, id))
 }
 
 // cardShowing is card, waiting up to browserhost.ControlWait for a View

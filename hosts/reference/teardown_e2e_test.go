@@ -12,6 +12,8 @@ import (
 	"github.com/mxschmitt/playwright-go"
 
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
+	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/protocol"
 )
 
 // hostPage starts a reference host on the package's fixtures and opens its
@@ -170,4 +172,40 @@ var nonceSeq int
 func nonce() string {
 	nonceSeq++
 	return fmt.Sprintf("%d-%d", time.Now().UnixNano(), nonceSeq)
+}
+
+// The driver's closeView closes the View it is asked to and sees it go
+// while a View shown after it stays: it once named the card by its place,
+// and once the card was removed that place held the later one, so the
+// wait for the removal ran out its 30 s (seen in CI under load).
+func TestCloseViewWhileALaterViewStays(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	h := reference.New()
+	if err := h.Setup(ctx, env(t)); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Teardown(context.Background())
+	first, later := "close-first", "close-later"
+	for _, p := range []string{first, later} {
+		args, _ := json.Marshal(map[string]any{"probe": p, "delayMs": 0})
+		r, err := h.OpenTool(ctx, protocol.Request{Kind: protocol.KindOpenTool, Tool: mcpserver.ToolSlow, Arguments: args})
+		if err != nil || !r.OK {
+			t.Fatalf("openTool %s: %+v %v", p, r, err)
+		}
+		waitReports(t, p, "tool-input")
+	}
+	start := time.Now()
+	r, err := h.CloseView(ctx, protocol.Request{Kind: protocol.KindCloseView, Marker: first})
+	if err != nil || !r.OK {
+		t.Fatalf("closing the first of two probe Views (after %s): %+v %v", time.Since(start).Round(time.Millisecond), r, err)
+	}
+	waitReports(t, first, "teardown")
+	cards := h.Page.Locator(`[data-testid="app-card"][data-tool="` + mcpserver.ToolSlow + `"]`)
+	if n, err := cards.Count(); err != nil || n != 1 {
+		t.Fatalf("after closing one of two probe Views, %d probe cards are shown (%v): want the later one", n, err)
+	}
+	if slices.Contains(reports(later), "teardown") {
+		t.Errorf("the later View got ui/resource-teardown: the close reached the wrong View (its reports %v)", reports(later))
+	}
 }

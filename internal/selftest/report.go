@@ -34,7 +34,7 @@ func RunAndReport(ctx context.Context, tab Table, o Options, specificity bool, w
 	spDone := make(chan spResult, 1)
 	if specificity {
 		go func() {
-			// The grouped scope groups the variations too (as CI does).
+			// The grouped scope groups the variations, as the area scope does.
 			vs := o.Scope
 			if vs == ScopeGrouped {
 				vs = ScopeArea

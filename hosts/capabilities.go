@@ -59,7 +59,10 @@ type (
 	// ToolOpener makes the host call req.Tool with req.Arguments and show
 	// that call's View, as a user of the host's own tool list or a deep
 	// link would (no agent). It returns once the host has been told; the
-	// suite learns from the fixture server whether the View appeared.
+	// suite learns from the fixture server whether the View appeared. It
+	// may close the View of the last OpenTool (a host that shows one at a
+	// time, as the mcp-use Inspector's tabs): the suite lets a View it
+	// still reads from finish first (tests/probes.ts settleShared).
 	ToolOpener interface {
 		OpenTool(ctx context.Context, req protocol.Request) (protocol.Result, error)
 	}

@@ -101,6 +101,14 @@ func TestCapabilitiesAndAttach(t *testing.T) {
 				}
 				time.Sleep(100 * time.Millisecond)
 			}
+			// The View shows its probe id once it has its tool-input,
+			// some steps after the server saw the call (closeView below
+			// finds it by that text, as the suite's checks do once the
+			// View reported its tool-input).
+			shown := h.toolPage.FrameLocator(selAppFrame).FrameLocator("iframe").GetByText(id)
+			if err := shown.WaitFor(playwright.LocatorWaitForOptions{Timeout: playwright.Float(15000)}); err != nil {
+				t.Fatalf("the tool tab's View does not show probe %s: %v", id, err)
+			}
 			if n, _ := h.toolPage.Locator(selAppFrame).Count(); n != 1 {
 				t.Errorf("the tool tab shows %d app frames, want 1", n)
 			}

@@ -91,12 +91,14 @@ var policyProofs = []variationProof{
 			t.Fatalf("tools/call answered %v before the user approved it", r)
 		case <-time.After(time.Second):
 		}
+		// Waited for, not counted after the second above: a loaded machine
+		// once took over 5 s to draw a dialog (rpcConfirmed).
+		if err := approve.First().WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateVisible, Timeout: playwright.Float(30000)}); err != nil {
+			t.Fatalf("no approval of the app's tools/call is shown: %v", err)
+		}
 		// Inline: it covers nothing, so the page stays usable meanwhile.
 		if n, _ := p.page.Locator(`.backdrop`).Count(); n != 0 {
 			t.Errorf("the approval is modal (%d backdrops)", n)
-		}
-		if n, _ := approve.Count(); n == 0 {
-			t.Fatal("no approval of the app's tools/call is shown")
 		}
 		// The user is in the tool picker when they approve: answering the
 		// host's question does not dismiss what they were doing (the Go
@@ -178,8 +180,17 @@ var policyProofs = []variationProof{
 		approve := p.page.Locator(`[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`)
 		stop := browserhost.AutoClick(approve, 100*time.Millisecond, nil, nil)
 		p.openProbeView("var-tool-approval-unanswered")
+		// Its last reports (tool-result, tools-listed) are tools/calls
+		// too, each behind a question: approved before the test asks its
+		// own, or the question the test answers below could be one of
+		// theirs (it picks the last shown). Stopping 300 ms after the
+		// tool-input report assumed they had all been asked by then.
+		waitReports(t, "var-tool-approval-unanswered", "tool-input", "tool-result", "tools-listed")
+		eventually(t, 10*time.Second, "a question of the probe View's reports stayed unanswered", func() bool {
+			n, err := approve.Count()
+			return err == nil && n == 0
+		})
 		stop()
-		time.Sleep(300 * time.Millisecond)
 		params := map[string]any{"name": mcpserver.ToolProbe, "arguments": map[string]any{"op": "config"}}
 		unansweredWhileAsking(t, p, "tools/call", params, p.hostPage, `[data-testid="dialog-tool-call"]`, mcpserver.ToolProbe, `[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`)
 	}},

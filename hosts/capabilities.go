@@ -61,7 +61,7 @@ type (
 	// link would (no agent). It returns once the host has been told; the
 	// suite learns from the fixture server whether the View appeared. It
 	// may close the View of the last OpenTool (a host that shows one at a
-	// time, as the mcp-use Inspector's tabs): the suite lets a View it
+	// time, as the mcp-use driver does with its tabs): the suite lets a View it
 	// still reads from finish first (tests/probes.ts settleShared).
 	ToolOpener interface {
 		OpenTool(ctx context.Context, req protocol.Request) (protocol.Result, error)

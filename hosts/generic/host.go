@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
+	"github.com/mcpconform/mcpconform/internal/freeport"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -180,7 +182,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 	if h.logf == nil {
 		h.logf = func(string, ...any) {}
 	}
-	port, err := freePort()
+	ports, err := freeport.Loopback(1)
 	if err != nil {
 		return fmt.Errorf("choosing a free port for {port}: %w", err)
 	}
@@ -188,7 +190,7 @@ func (h *Host) Setup(ctx context.Context, env hosts.Env) error {
 		PhServer:  env.ServerURL,
 		PhServer2: env.SecondServerURL,
 		PhNonce:   randomHex(8),
-		PhPort:    port,
+		PhPort:    strconv.Itoa(ports[0]),
 	}
 	h.vars[PhURL] = expand(h.cfg.url, h.vars)
 	if h.hooks.Prepare != nil {

@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -19,16 +17,6 @@ import (
 // that takes the fixture server's URL when it starts), its output in the
 // run's log, stopped with its whole process group at Teardown. READY says
 // when it is up.
-
-// freePort is a loopback TCP port nothing listens on now, for {port}.
-func freePort() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port), nil
-}
 
 // startedCmd is START's running process.
 type startedCmd struct {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/freeport"
 	"github.com/mcpconform/mcpconform/internal/nodeproc"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 )
@@ -120,7 +121,7 @@ func install(ctx context.Context, npm, prefix string, logf func(string, ...any))
 // HOME, bound to 127.0.0.1 on free ports, with a random API token, and
 // waits until its UI and sandbox ports answer.
 func start(ctx context.Context, node, prefix string, timeout time.Duration) (*instance, error) {
-	ports, err := nodeproc.FreePorts(3)
+	ports, err := freeport.Loopback(3)
 	if err != nil {
 		return nil, fmt.Errorf("%w: picking ports: %v", ErrStart, err)
 	}

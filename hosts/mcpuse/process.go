@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/freeport"
 	"github.com/mcpconform/mcpconform/internal/nodeproc"
 	"github.com/mcpconform/mcpconform/internal/npmcache"
 )
@@ -69,7 +70,7 @@ var started = regexp.MustCompile(`MCP Inspector started at http://localhost:(\d+
 // off, bound to 127.0.0.1 by the loopback preload, with a throwaway HOME;
 // it waits until the UI answers 200.
 func start(ctx context.Context, node, prefix string, timeout time.Duration) (*instance, error) {
-	ports, err := nodeproc.FreePorts(1)
+	ports, err := freeport.Loopback(1)
 	if err != nil {
 		return nil, fmt.Errorf("%w: picking a port: %v", ErrStart, err)
 	}

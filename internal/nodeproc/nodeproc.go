@@ -12,7 +12,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -170,26 +169,6 @@ func (p *Proc) WaitReady(ctx context.Context, timeout time.Duration, what string
 			return fmt.Errorf("%w: not %s within %s (%v):\n%s", startErr, what, timeout, last, Tail(p.Output(), 2000))
 		}
 	}
-}
-
-// FreePorts returns n distinct free loopback ports (listen on :0, close).
-func FreePorts(n int) ([]int, error) {
-	var lns []net.Listener
-	defer func() {
-		for _, l := range lns {
-			l.Close()
-		}
-	}()
-	var ports []int
-	for i := 0; i < n; i++ {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, err
-		}
-		lns = append(lns, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
 }
 
 // NoProxy is an HTTP client that always goes straight to loopback and

@@ -64,7 +64,7 @@ func vocabulary() cliconfig.Vocabulary {
 		// Read outside the command structs: the browser and npm
 		// installers, and the test suite's switches.
 		"NO_BROWSER_DOWNLOAD", "CACHE", "REQUIRE_BROWSER", "FFMPEG",
-		"SELFTEST", "SPECIFICITY", "VARIATIONS", "INTEROP_DIR", "CONSUMERS_MODULES",
+		"SELFTEST", "SELFTEST_PARALLEL", "SPECIFICITY", "VARIATIONS", "INTEROP_DIR", "CONSUMERS_MODULES",
 		"SCREENSHOT", "HTML_SCREENSHOT", "HTML_SCREENSHOT_DIR", "HTML_SCREENSHOT_PAGE", "TEST_MARKER",
 		"WIRE_TRACE", "SPEC_DIR", "E2E_EXTENDED")
 	return cliconfig.Vocabulary{Names: names, Fields: generic.Variables, Builtin: builtinHosts()}

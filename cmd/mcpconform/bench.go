@@ -34,7 +34,11 @@ then, in a second reference host in the same browser, the round-trip
 diagnostic under the runner's long-poll and under a fixed polling interval,
 and bare evaluates in the same app frame; then, in a third, the same round
 trip over the relay bridge (the View's own tools/call through the host to
-the fixture server, no evaluate). Quote medians over several
+the fixture server, no evaluate). Between the full run and the
+dispatch measurements, the same catalogue runs on an agentless profile host
+(the reference page without a model, driven only through an env profile's
+selectors, as a development UI is) and the two are printed side by side
+with their longest checks. Quote medians over several
 processes: --repeat 3 runs the bench in 3 fresh processes and prints the
 medians of their figures.`,
 		Flags: append([]cli.Flag{
@@ -45,6 +49,7 @@ medians of their figures.`,
 			&cli.DurationFlag{Name: "baseline-interval", Value: 800 * time.Millisecond, Usage: "the fixed polling interval of the baseline (the TypeScript runner's)"},
 			&cli.IntFlag{Name: "baseline-round-trips", Value: 20, Usage: "requests measured under the fixed interval, back to back and again at a random phase (0 skips the baseline)"},
 			&cli.BoolFlag{Name: "full-run", Value: true, Usage: "time a full run of the catalogue first (--full-run=false measures dispatch only)"},
+			&cli.BoolFlag{Name: "agentless", Value: true, Usage: "also time the catalogue (--run) on an agentless profile host: the reference page with no model, driven through env-profile selectors, shown side by side with the full run (with --full-run)"},
 			&cli.StringSliceFlag{Name: "run", Usage: "checks of the full run, by id `GLOB` (default: all)"},
 			&cli.DurationFlag{Name: "sample-interval", Value: 500 * time.Millisecond, Usage: "how often the process tree's CPU and memory are sampled"},
 			&cli.DurationFlag{Name: "timeout", Value: 15 * time.Minute, Usage: "limit for the whole bench"},
@@ -61,7 +66,7 @@ medians of their figures.`,
 			o := bench.Options{
 				RoundTrips: c.Int("round-trips"), Evaluates: c.Int("evaluates"), RelayTrips: c.Int("relay-round-trips"),
 				Interval: c.Duration("baseline-interval"), BaselineTrips: c.Int("baseline-round-trips"),
-				FullRun: c.Bool("full-run"), Run: c.StringSlice("run"), SampleEvery: c.Duration("sample-interval"),
+				FullRun: c.Bool("full-run"), Agentless: c.Bool("agentless"), Run: c.StringSlice("run"), SampleEvery: c.Duration("sample-interval"),
 				AppTimeout: c.Duration("app-timeout"), Reports: c.String("reports"), Version: version,
 				Launch: browser.Options{Paths: bc.Paths.paths(),
 					Headed: c.Bool("headed"), WSEndpoint: bc.BrowserWS, CDPURL: bc.CDP},

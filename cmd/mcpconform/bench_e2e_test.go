@@ -20,7 +20,8 @@ func TestBenchMeasuresEverything(t *testing.T) {
 		t.Fatalf("bench: %v\n%s\n%s", err, stdout, stderr)
 	}
 	says(t, "the report", stdout, "dispatch round trip", "one bare gesture-free evaluate", "fixed 150 ms polling, back to back",
-		"full run: 1 checks: 1 passed, 0 failed", "driver start", "host ready", "app ready", "peak memory, Σ PSS", "node cli.js run-driver ×1")
+		"full run: 1 checks: 1 passed, 0 failed", "driver start", "host ready", "app ready", "peak memory, Σ PSS", "node cli.js run-driver ×1",
+		"the catalogue, side by side", "agentless profile host", "suite time, the checks summed", "longest check 1")
 	b, r := readBench(t, out)
 	if r.RoundTrip == nil || r.RoundTrip.N != 20 || r.BareEvaluate == nil || r.BareEvaluate.N != 20 || r.PlaywrightEvaluate == nil {
 		t.Fatalf("dispatch figures missing: %s", b)
@@ -72,6 +73,26 @@ func TestBenchMeasuresEverything(t *testing.T) {
 	}
 	if r.Process.CPUSeconds < fr.CPUSeconds || r.Process.WallSeconds < fr.WallSeconds || r.Process.PeakPSSBytes < fr.PeakPSSBytes {
 		t.Errorf("the whole process measured less than its full run: %+v vs %+v", r.Process, fr.Usage)
+	}
+	// The same check on the agentless profile host: its own phases, which
+	// add up to its wall time; the tree's CPU over that span.
+	ag := r.Agentless
+	if ag == nil {
+		t.Fatalf("no agentless run: %s", b)
+	}
+	if _, ran := ag.CheckSeconds["lifecycle/initialize-result"]; ag.Checks != 1 || ag.Passed != 1 || !ran {
+		t.Fatalf("agentless run: %+v", ag)
+	}
+	names, sum = nil, 0
+	for _, p := range ag.Phases {
+		names = append(names, p.Name)
+		sum += p.Seconds
+	}
+	if got := strings.Join(names, ","); got != "host setup (profile steps, app shown),tests,teardown,reports" {
+		t.Errorf("agentless phases %s", got)
+	}
+	if sum > ag.WallSeconds+0.01 || sum < ag.WallSeconds-max(0.5, 0.02*ag.WallSeconds) || ag.CPUSeconds <= 0 {
+		t.Errorf("agentless: phases add up to %.2f s, wall %.2f s, CPU %.2f s", sum, ag.WallSeconds, ag.CPUSeconds)
 	}
 	// One driver per process, and at most one version check.
 	if r.Spawns["node cli.js run-driver"] != 1 || r.Spawns["node cli.js --version"] > 1 || r.Spawns["chromium (browser)"] < 1 {

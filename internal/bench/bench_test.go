@@ -1,6 +1,9 @@
 package bench
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMedianResult(t *testing.T) {
 	mk := func(rt, bare, cpu, phase float64) *Result {
@@ -31,5 +34,41 @@ func TestMedianResult(t *testing.T) {
 	// ratio of the medians would be 2.
 	if q := m.Ratios[ratioRoundTripOverBare]; q != 3 {
 		t.Errorf("median ratio %v, want 3", q)
+	}
+}
+
+// The agentless profile host's catalogue gets its medians the same way,
+// each from its own runs (not the reference host's), and is left out of
+// the median when a run lacks it.
+func TestMedianAgentlessRun(t *testing.T) {
+	mk := func(ref, ag float64) *Result {
+		cat := func(s float64) *FullRun {
+			return &FullRun{Checks: 85, Phases: []Phase{{Name: "tests", Seconds: s}}, SuiteSeconds: s, Usage: Usage{CPUSeconds: s / 2, WallSeconds: s + 1},
+				CheckSeconds: map[string]float64{"security/no-direct-download": s / 10}}
+		}
+		return &Result{FullRun: cat(ref), Agentless: cat(ag)}
+	}
+	m := Median([]*Result{mk(24, 30), mk(26, 20), mk(25, 25)})
+	if m.FullRun.SuiteSeconds != 25 || m.Agentless.SuiteSeconds != 25 || m.Agentless.CPUSeconds != 12.5 || m.Agentless.WallSeconds != 26 {
+		t.Errorf("medians: reference %+v, agentless %+v", m.FullRun, m.Agentless)
+	}
+	if l := m.Agentless.Longest(1); len(l) != 1 || l[0] != (CheckTime{"security/no-direct-download", 2.5}) {
+		t.Errorf("agentless longest %v", l)
+	}
+	partial := mk(1, 1)
+	partial.Agentless = nil
+	if m := Median([]*Result{mk(24, 30), partial}); m.Agentless != nil || m.FullRun == nil {
+		t.Errorf("a run without the agentless catalogue: want no agentless median, got %+v", m.Agentless)
+	}
+	var b strings.Builder
+	m.Print(&b)
+	for _, want := range []string{"the catalogue, side by side", "25.00 s (target ≤ 8s: MISSES)", "25.00 s (target ≤ 15s: MISSES)", "longest check 1 "} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the printout lacks %q:\n%s", want, b.String())
+		}
+	}
+	// Each column its own longest check; no rows past the checks run.
+	if strings.Count(b.String(), "security/no-direct-download 2.50 s") != 2 || strings.Contains(b.String(), "longest check 2") {
+		t.Errorf("the longest checks, side by side:\n%s", b.String())
 	}
 }

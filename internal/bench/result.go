@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/mcpconform/mcpconform/report"
 )
@@ -71,6 +72,11 @@ type Result struct {
 	HostToolCall *Stat `json:"hostToolCall,omitempty"`
 
 	FullRun *FullRun `json:"fullRun,omitempty"`
+	// Agentless is the same catalogue on an agentless profile host (the
+	// reference page with no model, through an env profile's selectors):
+	// its phases run from host setup to reports written, and its usage
+	// has the CPU of that span only.
+	Agentless *FullRun `json:"agentlessRun,omitempty"`
 	// Process covers this whole process: the full run, the dispatch
 	// measurements and the cleanup.
 	Process Usage `json:"process"`
@@ -211,6 +217,9 @@ func (r *Result) Print(w io.Writer) {
 		fmt.Fprintf(tw, "  peak memory, Σ PSS of the tree\t%s\t(target < 1 GiB: %s; Σ RSS %s; %d processes)\n", mib(fr.PeakPSSBytes), verdict(fr.PeakPSSBytes < targetPeakPSS), mib(fr.PeakRSSBytes), fr.PeakProcs)
 		tw.Flush()
 	}
+	if a := r.Agentless; a != nil {
+		r.printSideBySide(w)
+	}
 	p := r.Process
 	fmt.Fprintf(w, "\nwhole process (full run, dispatch measurements, cleanup): %.2f s wall, %.2f s CPU without the sampler, peak Σ PSS %s (Σ RSS %s, %d processes)\n",
 		p.WallSeconds, p.CPUSeconds, mib(p.PeakPSSBytes), mib(p.PeakRSSBytes), p.PeakProcs)
@@ -227,6 +236,55 @@ func (r *Result) Print(w io.Writer) {
 	fmt.Fprintf(w, "processes seen in the tree (sampled; shorter-lived ones can be missed): %s\n", strings.Join(parts, ", "))
 	if r.Remote != "" {
 		fmt.Fprintf(w, "the remote browser's processes are not in this tree: CPU and memory above leave it out\n")
+	}
+}
+
+// printSideBySide prints the catalogue on the reference host and on the
+// agentless profile host, column by column, against issue #27's targets
+// for the suite time (the checks' own time, summed).
+func (r *Result) printSideBySide(w io.Writer) {
+	ref, ag := r.FullRun, r.Agentless
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	defer tw.Flush()
+	col := func(fr *FullRun, f func(*FullRun) string) string {
+		if fr == nil {
+			return "(not run)"
+		}
+		return f(fr)
+	}
+	line := func(name string, f func(*FullRun) string) {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, col(ref, f), col(ag, f))
+	}
+	fmt.Fprintf(w, "\nthe catalogue, side by side\n")
+	fmt.Fprintf(tw, "  \treference host (Go driver)\tagentless profile host (no model, env-profile selectors)\n")
+	line("checks", func(fr *FullRun) string {
+		return fmt.Sprintf("%d: %d passed, %d failed, %d skipped", fr.Checks, fr.Passed, fr.Failed, fr.Skipped)
+	})
+	fmt.Fprintf(tw, "  wall\t%s\t%s\n", col(ref, func(fr *FullRun) string {
+		return fmt.Sprintf("%.2f s (process start → reports written)", fr.WallSeconds)
+	}),
+		col(ag, func(fr *FullRun) string {
+			return fmt.Sprintf("%.2f s (host setup → reports written)", fr.WallSeconds)
+		}))
+	suite := func(target time.Duration) func(*FullRun) string {
+		return func(fr *FullRun) string {
+			return fmt.Sprintf("%.2f s (target ≤ %s: %s)", fr.SuiteSeconds, target, verdict(fr.SuiteSeconds <= target.Seconds()))
+		}
+	}
+	fmt.Fprintf(tw, "  suite time, the checks summed\t%s\t%s\n", col(ref, suite(targetSuiteReference)), col(ag, suite(targetSuiteAgentless)))
+	line("CPU, process tree", func(fr *FullRun) string { return fmt.Sprintf("%.2f s", fr.CPUSeconds) })
+	for i := range longestShown {
+		nth := func(fr *FullRun) string {
+			l := fr.Longest(longestShown)
+			if i >= len(l) {
+				return ""
+			}
+			return fmt.Sprintf("%s %.2f s", l[i].ID, l[i].Seconds)
+		}
+		if (ref == nil || nth(ref) == "") && (ag == nil || nth(ag) == "") {
+			break
+		}
+		line(fmt.Sprintf("longest check %d", i+1), nth)
 	}
 }
 
@@ -356,32 +414,38 @@ func Median(runs []*Result) *Result {
 	}
 	m.Process = usage(func(r *Result) *Usage { return &r.Process })
 	m.RusageCPUSeconds = med(func(r *Result) float64 { return r.RusageCPUSeconds })
-	if runs[0].FullRun != nil {
-		all := true
+	// A catalogue run's medians, where every run has it with the same
+	// phases.
+	catalogue := func(get func(*Result) *FullRun) *FullRun {
+		if get(runs[0]) == nil {
+			return nil
+		}
 		for _, r := range runs {
-			all = all && r.FullRun != nil && len(r.FullRun.Phases) == len(runs[0].FullRun.Phases)
-		}
-		if all {
-			fr := *runs[0].FullRun
-			fr.Usage = usage(func(r *Result) *Usage { return &r.FullRun.Usage })
-			fr.Phases = nil
-			for i, p := range runs[0].FullRun.Phases {
-				fr.Phases = append(fr.Phases, Phase{Name: p.Name, Seconds: med(func(r *Result) float64 { return r.FullRun.Phases[i].Seconds })})
+			if get(r) == nil || len(get(r).Phases) != len(get(runs[0]).Phases) {
+				return nil
 			}
-			fr.SuiteSeconds = med(func(r *Result) float64 { return r.FullRun.SuiteSeconds })
-			// Each check's median over the runs that ran it.
-			fr.CheckSeconds = map[string]float64{}
-			for id := range runs[0].FullRun.CheckSeconds {
-				var ss []float64
-				for _, r := range runs {
-					if s, ok := r.FullRun.CheckSeconds[id]; ok {
-						ss = append(ss, s)
-					}
+		}
+		fr := *get(runs[0])
+		fr.Usage = usage(func(r *Result) *Usage { return &get(r).Usage })
+		fr.Phases = nil
+		for i, p := range get(runs[0]).Phases {
+			fr.Phases = append(fr.Phases, Phase{Name: p.Name, Seconds: med(func(r *Result) float64 { return get(r).Phases[i].Seconds })})
+		}
+		fr.SuiteSeconds = med(func(r *Result) float64 { return get(r).SuiteSeconds })
+		// Each check's median over the runs that ran it.
+		fr.CheckSeconds = map[string]float64{}
+		for id := range get(runs[0]).CheckSeconds {
+			var ss []float64
+			for _, r := range runs {
+				if s, ok := get(r).CheckSeconds[id]; ok {
+					ss = append(ss, s)
 				}
-				fr.CheckSeconds[id] = Quantile(ss, 0.5)
 			}
-			m.FullRun = &fr
+			fr.CheckSeconds[id] = Quantile(ss, 0.5)
 		}
+		return &fr
 	}
+	m.FullRun = catalogue(func(r *Result) *FullRun { return r.FullRun })
+	m.Agentless = catalogue(func(r *Result) *FullRun { return r.Agentless })
 	return &m
 }

@@ -38,7 +38,10 @@ const (
 	// KindCloseView closes, as a user would, the View that displays Marker.
 	KindCloseView Kind = "closeView"
 	// KindCheckDownload reports the next file the browser downloaded (its
-	// name and content), waiting up to TimeoutMs.
+	// name and content), waiting up to TimeoutMs; with a Marker, the newest
+	// file whose name contains it, whenever it came (reported already, or
+	// forgotten by resetIsolation), which no later request without a
+	// marker reports.
 	KindCheckDownload Kind = "checkDownload"
 	// KindOpenTool makes the host call Tool with Arguments and show that
 	// call's View (in the same page or another), the way a user of the

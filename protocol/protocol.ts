@@ -47,7 +47,9 @@ export type CapabilityRequest =
   | { kind: "closeView"; marker: string }
   // Report the next file the browser downloaded: {filename, content,
   // requested?} (requested: the name the page asked for, when seen).
-  | { kind: "checkDownload"; timeoutMs: number }
+  // With a marker: the newest file whose name contains it, whenever it
+  // came (already reported, or forgotten by resetIsolation).
+  | { kind: "checkDownload"; timeoutMs: number; marker?: string }
   // Make the host call the tool with these arguments and show that call's
   // View (same page or another), as a user of its tool list or a deep link
   // would: no agent involved.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,8 +25,15 @@ import (
 type Downloads struct {
 	mu      sync.Mutex
 	pending []*Download // not yet reported by CheckDownload
-	signal  chan struct{}
+	// all is every download since WatchDownloads (the newest
+	// maxDownloadsKept), reported or forgotten or not: a request with a
+	// marker looks for its file there.
+	all    []*Download
+	signal chan struct{}
 }
+
+// maxDownloadsKept bounds Downloads.all.
+const maxDownloadsKept = 100
 
 // Download is one file the browser downloaded, as checkDownload reports it.
 type Download struct {
@@ -49,7 +58,7 @@ const maxDownloadContent = 64 << 10
 func (d *Downloads) WatchDownloads(page playwright.Page) {
 	d.mu.Lock()
 	if d.signal == nil {
-		d.signal = make(chan struct{}, 1)
+		d.signal = make(chan struct{})
 	}
 	d.mu.Unlock()
 	// Event handlers run on playwright-go's dispatch goroutine, and
@@ -63,12 +72,16 @@ func (d *Downloads) record(pd playwright.Download) {
 	dl := &Download{Filename: pd.SuggestedFilename(), page: pd.Page(), start: time.Now(), done: make(chan struct{})}
 	d.mu.Lock()
 	d.pending = append(d.pending, dl)
-	sig := d.signal
-	d.mu.Unlock()
-	select {
-	case sig <- struct{}{}:
-	default:
+	d.all = append(d.all, dl)
+	if len(d.all) > maxDownloadsKept {
+		d.all = d.all[len(d.all)-maxDownloadsKept:]
 	}
+	// Wakes every CheckDownload waiting: closed and replaced, so that a
+	// wait for a marked file and one for the next file both see it.
+	sig := d.signal
+	d.signal = make(chan struct{})
+	d.mu.Unlock()
+	close(sig)
 	defer close(dl.done)
 	// SaveAs waits for the download to finish, and unlike Path it also
 	// works with a remote browser (--browser-ws, --cdp).
@@ -95,6 +108,18 @@ func (d *Downloads) record(pd playwright.Download) {
 	dl.Content = string(b)
 }
 
+// marked takes the newest download whose file name contains marker out of
+// those not reported yet and returns it, or nil. d.mu is held.
+func (d *Downloads) marked(marker string) *Download {
+	for i := len(d.all) - 1; i >= 0; i-- {
+		if dl := d.all[i]; strings.Contains(dl.Filename, marker) {
+			d.pending = slices.DeleteFunc(d.pending, func(p *Download) bool { return p == dl })
+			return dl
+		}
+	}
+	return nil
+}
+
 // ForgetDownloads drops downloads not reported yet (resetIsolation).
 func (d *Downloads) ForgetDownloads() {
 	d.mu.Lock()
@@ -103,7 +128,10 @@ func (d *Downloads) ForgetDownloads() {
 }
 
 // CheckDownload reports the oldest download not reported yet, waiting up to
-// req.TimeoutMs for one to start (and then for it to finish).
+// req.TimeoutMs for one to start (and then for it to finish). With a
+// marker it reports the newest download whose file name contains it,
+// whenever it came (reported, forgotten by resetIsolation, or not), and
+// takes it out of those not reported yet.
 func (d *Downloads) CheckDownload(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	deadline := time.After(time.Duration(req.TimeoutMs) * time.Millisecond)
 	for {
@@ -112,9 +140,15 @@ func (d *Downloads) CheckDownload(ctx context.Context, req protocol.Request) (pr
 			d.mu.Unlock()
 			return protocol.Result{}, fmt.Errorf("checkDownload: the host never called WatchDownloads")
 		}
-		if len(d.pending) > 0 {
-			dl := d.pending[0]
+		var dl *Download
+		switch {
+		case req.Marker != "":
+			dl = d.marked(req.Marker)
+		case len(d.pending) > 0:
+			dl = d.pending[0]
 			d.pending = d.pending[1:]
+		}
+		if dl != nil {
 			d.mu.Unlock()
 			out := Download{Filename: dl.Filename}
 			select {

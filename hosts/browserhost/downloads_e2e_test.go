@@ -84,3 +84,77 @@ func openHandler(t *testing.T, h http.Handler) *browserhost.Base {
 	}
 	return b
 }
+
+// With a marker, checkDownload finds the file whose name carries it
+// whenever it came: after a later download, after resetIsolation forgot
+// it, after it was reported. The check that clicks a View's <a download>
+// early and judges later (security/no-direct-download) relies on it; a
+// request without a marker still gets the oldest file not reported, and
+// not a marked one already taken.
+func TestCheckDownloadByMarker(t *testing.T) {
+	page := `<!doctype html><body><script>
+function dl(name) {
+  const a = document.createElement("a");
+  a.download = name;
+  a.href = "data:text/plain," + name;
+  a.click();
+}
+</script></body>`
+	b := openPage(t, page)
+	ctx := context.Background()
+	check := func(marker string, timeoutMs int) (string, bool) {
+		t.Helper()
+		r, err := b.CheckDownload(ctx, protocol.Request{Marker: marker, TimeoutMs: timeoutMs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var d browserhost.Download
+		if r.OK {
+			if err := json.Unmarshal(r.Value, &d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return d.Filename, r.OK
+	}
+	click := func(name string) {
+		t.Helper()
+		if _, err := b.Page.Evaluate("n => dl(n)", name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A wait for a marked file ends on it, not on another file.
+	click("first-other.txt")
+	if _, ok := check("", 5000); !ok {
+		t.Fatal("no first download")
+	}
+	got := make(chan string, 1)
+	go func() {
+		name, _ := check("mark-a1", 5000)
+		got <- name
+	}()
+	click("second-other.txt")
+	click("early-mark-a1.txt")
+	if name := <-got; name != "early-mark-a1.txt" {
+		t.Fatalf("marked wait: got %q, want early-mark-a1.txt", name)
+	}
+	// Taken by the marked request: the next unmarked one is the other file.
+	if name, ok := check("", 1000); !ok || name != "second-other.txt" {
+		t.Errorf("unmarked after the marked one: got %q %v, want second-other.txt", name, ok)
+	}
+	if name, ok := check("", 0); ok {
+		t.Errorf("the marked file was reported again to an unmarked request: %q", name)
+	}
+	// Forgotten by resetIsolation, still found by its marker; a marker
+	// that no file carries waits and answers none.
+	click("later-mark-b2.txt")
+	if _, ok := check("mark-b2", 5000); !ok {
+		t.Fatal("mark-b2 not found before the reset")
+	}
+	b.ForgetDownloads()
+	if name, ok := check("mark-b2", 0); !ok || name != "later-mark-b2.txt" {
+		t.Errorf("after ForgetDownloads: got %q %v, want later-mark-b2.txt", name, ok)
+	}
+	if name, ok := check("mark-none", 200); ok {
+		t.Errorf("a marker no file carries found %q", name)
+	}
+}

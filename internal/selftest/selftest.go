@@ -379,15 +379,18 @@ var AloneDefects = []string{"app-tools-blocked"}
 // groupmate's check SKIPped, so its group ran again in CI on 2026-12-03).
 func DefectGroups(tab Table, names []string) [][]string {
 	areas := func(d string) []string { return areaGlobs(tab.Defects[d].touched()) }
-	reach := func(d string) []string {
-		return areaGlobs(append(tab.Defects[d].touched(), tab.Defects[d].Skip...))
-	}
 	solo := func(d string) bool {
 		as := areas(d)
 		return len(as) == 0 || slices.Contains(AloneDefects, d) ||
 			slices.ContainsFunc(as, func(g string) bool { return slices.Contains(SessionAreas, strings.TrimSuffix(g, "/*")) })
 	}
-	return packByArea(names, reach, solo)
+	return packByArea(names, func(d string) []string { return reach(tab, d) }, solo)
+}
+
+// reach is the areas of the checks defect d is meant to turn red or block
+// and of those it may make SKIP.
+func reach(tab Table, d string) []string {
+	return areaGlobs(append(tab.Defects[d].touched(), tab.Defects[d].Skip...))
 }
 
 // packByArea packs names into sets whose members share no area (areas of
@@ -435,8 +438,9 @@ func packByArea(names []string, areas func(string) []string, solo func(string) b
 // runGrouped is the mutation pass of the area and the grouped scope: each
 // group of DefectGroups runs as one reference host holding all its
 // defects, over the union of their areas (area) or the whole catalogue
-// (grouped), and each defect is judged on the checks of its own areas
-// (and, grouped, of every area outside the union). The group's defects
+// (grouped), and each defect is judged on the checks of the areas it
+// reaches (its own, and those of the checks it may make SKIP) and,
+// grouped, of every area no member reaches. The group's defects
 // share no area, so each area's checks run under one defect, as they
 // would alone; the host page starts once per group instead of once per
 // defect. Where any member's judgement shows a problem (or the run
@@ -458,13 +462,18 @@ func runGrouped(ctx context.Context, tab Table, names []string, o Options, alone
 			return nil
 		}
 		ro := runner.Options{Env: o.Env}
-		var union []string // the group's areas
+		// The group's areas (those its members' checks are in), and where
+		// its members reach: those and the areas of the checks a member may
+		// make SKIP (DefectGroups packs by reach, so each area is one
+		// member's at most).
+		var union, reached []string
 		for _, d := range g {
 			for _, a := range areaGlobs(tab.Defects[d].touched()) {
 				if !slices.Contains(union, a) {
 					union = append(union, a)
 				}
 			}
+			reached = append(reached, reach(tab, d)...)
 		}
 		if o.Scope == ScopeArea {
 			ro.Selection.Globs = union
@@ -473,12 +482,17 @@ func runGrouped(ctx context.Context, tab Table, names []string, o Options, alone
 		out := make([]DefectRun, len(g))
 		clean := err == nil
 		for j, d := range g {
-			globs := areaGlobs(tab.Defects[d].touched())
+			globs := reach(tab, d)
 			var cases []report.Case
 			for _, c := range hr.Cases {
-				// Its own areas; and, over the whole catalogue, every
-				// area no member is meant to touch.
-				if a := c.Area() + "/*"; slices.Contains(globs, a) || !slices.Contains(union, a) {
+				// Where it reaches; and, over the whole catalogue, every
+				// area no member reaches. A check one member may make SKIP
+				// is judged for that member only: judged for a groupmate
+				// as well, its allowed SKIP made the whole group run again
+				// member by member (CI, 2026-12-04: csp-undeclared-connect-allowed
+				// skips two negotiation checks, and its eight groupmates
+				// each ran alone).
+				if a := c.Area() + "/*"; slices.Contains(globs, a) || !slices.Contains(reached, a) {
 					cases = append(cases, c)
 				}
 			}

@@ -447,3 +447,76 @@ func TestGroupedScopeRunsTheWholeCatalogue(t *testing.T) {
 		t.Errorf("false failures %v: want links/five under hostinfo-missing alone", s.FalseFail)
 	}
 }
+
+// A check a member may make SKIP (its entry's skip) in an area no member
+// turns red is judged for that member alone: its allowed SKIP is no
+// problem of a groupmate's, and the group does not run again member by
+// member (seen in CI on 2026-12-04: two groups, 18 runs, for the
+// negotiation checks a CSP defect may make SKIP). A SKIP there that the
+// member's entry does not allow still sends the group back alone.
+func TestGroupedMemberSkipsAreItsOwn(t *testing.T) {
+	tab := selftest.Table{Defects: map[string]selftest.Expect{
+		"ping-unanswered":  {Red: []string{"tools/one"}, Skip: []string{"links/five"}},
+		"hostinfo-missing": {Red: []string{"downloads/three"}},
+	}}
+	catalogue := []string{"tools/one", "downloads/three", "links/five", "sizing/six"}
+	var mu sync.Mutex
+	var ran []string
+	skipAlso := "" // a check hostinfo-missing makes SKIP although its entry allows none
+	fake := func(_ context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) {
+		ds := h.(*reference.Host).Defects().List()
+		mu.Lock()
+		ran = append(ran, fmt.Sprint(ds))
+		mu.Unlock()
+		var hr report.HostRun
+		for _, id := range catalogue {
+			st := protocol.StatusPass
+			for _, d := range ds {
+				switch {
+				case slices.Contains(tab.Defects[d].Red, id):
+					st = protocol.StatusFail
+				case slices.Contains(tab.Defects[d].Skip, id), d == "hostinfo-missing" && id == skipAlso:
+					st = protocol.StatusSkip
+				}
+			}
+			hr.Cases = append(hr.Cases, report.Case{TestMeta: protocol.TestMeta{ID: id, Clause: protocol.ClauseMust}, Status: st})
+		}
+		return hr, nil
+	}
+	s, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeGrouped, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range ran {
+		if r == "[ping-unanswered]" || r == "[hostinfo-missing]" {
+			t.Errorf("ran %v: a member ran alone although the group's run showed only what the table allows", ran)
+		}
+	}
+	for _, r := range s.Runs {
+		ids := map[string]bool{}
+		for _, c := range r.Cases {
+			ids[c.ID] = true
+		}
+		switch r.Defect {
+		case "ping-unanswered":
+			if !ids["links/five"] || !ids["sizing/six"] || ids["downloads/three"] {
+				t.Errorf("ping-unanswered judged on %v: want where it reaches (links/five) and sizing/six", ids)
+			}
+		case "hostinfo-missing":
+			if ids["links/five"] || !ids["sizing/six"] || !ids["downloads/three"] {
+				t.Errorf("hostinfo-missing judged on %v: not on the SKIP its groupmate may cause", ids)
+			}
+		}
+		if len(r.Problems) > 0 {
+			t.Errorf("%s: problems %v", r.Defect, r.Problems)
+		}
+	}
+
+	skipAlso, ran = "sizing/six", nil
+	if _, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeGrouped, Parallel: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(ran, "[hostinfo-missing]") {
+		t.Errorf("ran %v: want hostinfo-missing alone after its unexpected SKIP of sizing/six", ran)
+	}
+}

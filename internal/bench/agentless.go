@@ -3,16 +3,12 @@ package bench
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/generic"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/internal/proctree"
-	"github.com/mcpconform/mcpconform/report"
-	"github.com/mcpconform/mcpconform/runner"
 )
 
 // agentlessProfile is the reference host's page described the way a user
@@ -69,17 +65,6 @@ func agentlessRun(ctx context.Context, env hosts.Env, o Options, sampler *proctr
 	if err != nil {
 		return nil, err
 	}
-	evidence := o.Reports
-	if evidence == "" {
-		tmp, err := os.MkdirTemp("", "mcpconform-bench-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-		evidence = tmp
-	} else {
-		evidence = filepath.Join(evidence, "agentless")
-	}
 	cpu := func() time.Duration {
 		sampler.Sample()
 		s := sampler.Snapshot()
@@ -94,32 +79,10 @@ func agentlessRun(ctx context.Context, env hosts.Env, o Options, sampler *proctr
 	// are the output here, and a failed step still ends the run with its
 	// error.
 	env.Logf = func(string, ...any) {}
-	var listed time.Duration
-	hr, err := runner.Run(ctx, h, runner.Options{
-		Env: env, Selection: runner.Selection{Globs: o.Run}, EvidenceDir: filepath.Join(evidence, "evidence"),
-		OnPhase: func(p string, d time.Duration) {
-			switch p {
-			case runner.PhaseSetup:
-				phase("host setup (profile steps, app shown)", d)
-			case runner.PhaseListTests:
-				listed = d
-			case runner.PhaseRun:
-				phase("tests", listed+d)
-			case runner.PhaseTeardown:
-				phase("teardown", d)
-			}
-		},
-	})
-	fr.count(hr)
+	err = runCatalogue(ctx, h, env, o, "agentless", fr, func(d time.Duration) { phase("host setup (profile steps, app shown)", d) }, phase)
 	if err != nil {
 		return fr, fmt.Errorf("the agentless profile host's run: %w", err)
 	}
-	start := time.Now()
-	run := report.Run{Tool: "mcpconform", Version: o.Version, StartedAt: hr.StartedAt, Duration: hr.Duration, Hosts: []report.HostRun{hr}}
-	if err := report.Write(report.InDir(evidence), run, report.Options{}, nil); err != nil {
-		return fr, fmt.Errorf("writing the agentless run's reports: %w", err)
-	}
-	phase("reports", time.Since(start))
 	fr.WallSeconds = time.Since(t0).Seconds()
 	fr.CPUSeconds = (cpu() - cpu0).Seconds()
 	return fr, nil

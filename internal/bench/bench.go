@@ -233,11 +233,36 @@ func relayBench(ctx context.Context, ro runner.Options, o Options, res *Result) 
 func fullRun(ctx context.Context, env hosts.Env, o Options, phase func(string, time.Duration)) (*FullRun, error) {
 	fr := &FullRun{}
 	h := reference.New()
-	evidence := o.Reports
-	if evidence == "" {
+	err := runCatalogue(ctx, h, env, o, "", fr, func(d time.Duration) {
+		// Host ready is the host page's load event (navigation timing,
+		// read without a user gesture); app ready is the suite found in
+		// the app frame.
+		setupEnd := time.Now()
+		setupStart := setupEnd.Add(-d)
+		if loaded, ok := hostPageLoaded(ctx, h, setupStart, setupEnd); ok {
+			phase("host ready", loaded.Sub(setupStart))
+			phase("app ready", setupEnd.Sub(loaded))
+		} else {
+			phase("host and app ready", d)
+		}
+	}, phase)
+	if err != nil {
+		return fr, fmt.Errorf("the full run: %w", err)
+	}
+	return fr, nil
+}
+
+// runCatalogue runs the selected checks (o.Run) on h, counts them into
+// fr, tells onSetup how long the host's setup took and phase the tests',
+// the teardown's and the reports' times, and writes every report format
+// and the evidence to o.Reports/sub (a temporary directory without
+// o.Reports).
+func runCatalogue(ctx context.Context, h hosts.Host, env hosts.Env, o Options, sub string, fr *FullRun, onSetup func(time.Duration), phase func(string, time.Duration)) error {
+	evidence := filepath.Join(o.Reports, sub)
+	if o.Reports == "" {
 		tmp, err := os.MkdirTemp("", "mcpconform-bench-")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		defer os.RemoveAll(tmp)
 		evidence = tmp
@@ -248,17 +273,7 @@ func fullRun(ctx context.Context, env hosts.Env, o Options, phase func(string, t
 		OnPhase: func(p string, d time.Duration) {
 			switch p {
 			case runner.PhaseSetup:
-				// Host ready is the host page's load event (navigation
-				// timing, read without a user gesture); app ready is the
-				// suite found in the app frame.
-				setupEnd := time.Now()
-				setupStart := setupEnd.Add(-d)
-				if loaded, ok := hostPageLoaded(ctx, h, setupStart, setupEnd); ok {
-					phase("host ready", loaded.Sub(setupStart))
-					phase("app ready", setupEnd.Sub(loaded))
-				} else {
-					phase("host and app ready", d)
-				}
+				onSetup(d)
 			case runner.PhaseListTests:
 				tests = d
 			case runner.PhaseRun:
@@ -270,15 +285,15 @@ func fullRun(ctx context.Context, env hosts.Env, o Options, phase func(string, t
 	})
 	fr.count(hr)
 	if err != nil {
-		return fr, fmt.Errorf("the full run: %w", err)
+		return err
 	}
 	start := time.Now()
 	run := report.Run{Tool: "mcpconform", Version: o.Version, StartedAt: hr.StartedAt, Duration: hr.Duration, Hosts: []report.HostRun{hr}}
 	if err := report.Write(report.InDir(evidence), run, report.Options{}, nil); err != nil {
-		return fr, fmt.Errorf("writing the reports: %w", err)
+		return fmt.Errorf("writing the reports: %w", err)
 	}
 	phase("reports", time.Since(start))
-	return fr, nil
+	return nil
 }
 
 // count fills in the run's outcome and the checks' times.

@@ -370,37 +370,19 @@ func TestGroupedScopeRunsTheWholeCatalogue(t *testing.T) {
 		"ping-unanswered":  {Red: []string{"tools/one"}},
 		"hostinfo-missing": {Red: []string{"downloads/three"}},
 	}}
-	catalogue := []string{"tools/one", "downloads/three", "links/five"}
-	var mu sync.Mutex
-	var ran []string
 	crossArea := false // hostinfo-missing also turns links/five red
-	fake := func(_ context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) {
-		ds := h.(*reference.Host).Defects().List()
-		mu.Lock()
-		ran = append(ran, fmt.Sprint(ds))
-		mu.Unlock()
+	var ran []string
+	fake := cannedRuns(&ran, []string{"tools/one", "downloads/three", "links/five"}, func(ds []string, o runner.Options, id string) protocol.Status {
 		if len(o.Selection.Globs) > 0 {
 			t.Errorf("run of %v selected %v: want the whole catalogue", ds, o.Selection.Globs)
 		}
-		red := map[string]bool{}
 		for _, d := range ds {
-			for _, id := range tab.Defects[d].Red {
-				red[id] = true
+			if slices.Contains(tab.Defects[d].Red, id) || crossArea && d == "hostinfo-missing" && id == "links/five" {
+				return protocol.StatusFail
 			}
 		}
-		if crossArea && slices.Contains(ds, "hostinfo-missing") {
-			red["links/five"] = true
-		}
-		var hr report.HostRun
-		for _, id := range catalogue {
-			st := protocol.StatusPass
-			if red[id] {
-				st = protocol.StatusFail
-			}
-			hr.Cases = append(hr.Cases, report.Case{TestMeta: protocol.TestMeta{ID: id, Clause: protocol.ClauseMust}, Status: st})
-		}
-		return hr, nil
-	}
+		return protocol.StatusPass
+	})
 	pair := func(r string) bool {
 		return strings.Contains(r, "ping-unanswered") && strings.Contains(r, "hostinfo-missing")
 	}
@@ -412,10 +394,7 @@ func TestGroupedScopeRunsTheWholeCatalogue(t *testing.T) {
 		t.Fatalf("ran %v: want the two defects (no area in common) in one run", ran)
 	}
 	for _, r := range s.Runs {
-		ids := map[string]bool{}
-		for _, c := range r.Cases {
-			ids[c.ID] = true
-		}
+		ids := judgedOn(r)
 		switch r.Defect {
 		case "ping-unanswered":
 			if !ids["tools/one"] || !ids["links/five"] || ids["downloads/three"] {
@@ -459,30 +438,20 @@ func TestGroupedMemberSkipsAreItsOwn(t *testing.T) {
 		"ping-unanswered":  {Red: []string{"tools/one"}, Skip: []string{"links/five"}},
 		"hostinfo-missing": {Red: []string{"downloads/three"}},
 	}}
-	catalogue := []string{"tools/one", "downloads/three", "links/five", "sizing/six"}
-	var mu sync.Mutex
-	var ran []string
 	skipAlso := "" // a check hostinfo-missing makes SKIP although its entry allows none
-	fake := func(_ context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) {
-		ds := h.(*reference.Host).Defects().List()
-		mu.Lock()
-		ran = append(ran, fmt.Sprint(ds))
-		mu.Unlock()
-		var hr report.HostRun
-		for _, id := range catalogue {
-			st := protocol.StatusPass
-			for _, d := range ds {
-				switch {
-				case slices.Contains(tab.Defects[d].Red, id):
-					st = protocol.StatusFail
-				case slices.Contains(tab.Defects[d].Skip, id), d == "hostinfo-missing" && id == skipAlso:
-					st = protocol.StatusSkip
-				}
+	var ran []string
+	fake := cannedRuns(&ran, []string{"tools/one", "downloads/three", "links/five", "sizing/six"}, func(ds []string, _ runner.Options, id string) protocol.Status {
+		st := protocol.StatusPass
+		for _, d := range ds {
+			switch {
+			case slices.Contains(tab.Defects[d].Red, id):
+				st = protocol.StatusFail
+			case slices.Contains(tab.Defects[d].Skip, id), d == "hostinfo-missing" && id == skipAlso:
+				st = protocol.StatusSkip
 			}
-			hr.Cases = append(hr.Cases, report.Case{TestMeta: protocol.TestMeta{ID: id, Clause: protocol.ClauseMust}, Status: st})
 		}
-		return hr, nil
-	}
+		return st
+	})
 	s, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeGrouped, Parallel: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -493,10 +462,7 @@ func TestGroupedMemberSkipsAreItsOwn(t *testing.T) {
 		}
 	}
 	for _, r := range s.Runs {
-		ids := map[string]bool{}
-		for _, c := range r.Cases {
-			ids[c.ID] = true
-		}
+		ids := judgedOn(r)
 		switch r.Defect {
 		case "ping-unanswered":
 			if !ids["links/five"] || !ids["sizing/six"] || ids["downloads/three"] {
@@ -519,4 +485,31 @@ func TestGroupedMemberSkipsAreItsOwn(t *testing.T) {
 	if !slices.Contains(ran, "[hostinfo-missing]") {
 		t.Errorf("ran %v: want hostinfo-missing alone after its unexpected SKIP of sizing/six", ran)
 	}
+}
+
+// cannedRuns is a selftest Run of canned results: each run of the
+// reference host with defects ds gives every check of catalogue the
+// status status says, and is recorded in ran (its defects, printed).
+func cannedRuns(ran *[]string, catalogue []string, status func(ds []string, o runner.Options, id string) protocol.Status) func(context.Context, hosts.Host, runner.Options) (report.HostRun, error) {
+	var mu sync.Mutex
+	return func(_ context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) {
+		ds := h.(*reference.Host).Defects().List()
+		mu.Lock()
+		*ran = append(*ran, fmt.Sprint(ds))
+		mu.Unlock()
+		var hr report.HostRun
+		for _, id := range catalogue {
+			hr.Cases = append(hr.Cases, report.Case{TestMeta: protocol.TestMeta{ID: id, Clause: protocol.ClauseMust}, Status: status(ds, o, id)})
+		}
+		return hr, nil
+	}
+}
+
+// judgedOn is the set of checks a defect's run was judged on.
+func judgedOn(r selftest.DefectRun) map[string]bool {
+	ids := map[string]bool{}
+	for _, c := range r.Cases {
+		ids[c.ID] = true
+	}
+	return ids
 }

@@ -217,7 +217,7 @@ func (r *Result) Print(w io.Writer) {
 		fmt.Fprintf(tw, "  peak memory, Σ PSS of the tree\t%s\t(target < 1 GiB: %s; Σ RSS %s; %d processes)\n", mib(fr.PeakPSSBytes), verdict(fr.PeakPSSBytes < targetPeakPSS), mib(fr.PeakRSSBytes), fr.PeakProcs)
 		tw.Flush()
 	}
-	if a := r.Agentless; a != nil {
+	if r.Agentless != nil {
 		r.printSideBySide(w)
 	}
 	p := r.Process
@@ -272,7 +272,8 @@ func (r *Result) printSideBySide(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(tw, "  suite time, the checks summed\t%s\t%s\n", col(ref, suite(targetSuiteReference)), col(ag, suite(targetSuiteAgentless)))
-	line("CPU, process tree", func(fr *FullRun) string { return fmt.Sprintf("%.2f s", fr.CPUSeconds) })
+	fmt.Fprintf(tw, "  CPU, process tree\t%s\t%s\n", col(ref, func(fr *FullRun) string { return fmt.Sprintf("%.2f s (since process start)", fr.CPUSeconds) }),
+		col(ag, func(fr *FullRun) string { return fmt.Sprintf("%.2f s (this run's span)", fr.CPUSeconds) }))
 	for i := range longestShown {
 		nth := func(fr *FullRun) string {
 			l := fr.Longest(longestShown)

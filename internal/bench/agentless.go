@@ -25,8 +25,6 @@ func agentlessProfile() generic.Profile {
 	return generic.Profile{
 		Steps:        callFromPicker(reference.SuiteTool, `{"nonce":"{nonce}"}`),
 		AppFrame:     `iframe[data-testid="app-frame"]; iframe`,
-		StepTimeout:  30 * time.Second,
-		StartTimeout: time.Minute,
 		Conversation: `[data-testid="conversation"]`,
 		ThemeToggle:  `[data-testid="theme-toggle"]`,
 		ThemeAttr:    "body@class",

@@ -27,6 +27,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/broadcast"
 	"github.com/mcpconform/mcpconform/internal/browser"
 	"github.com/mcpconform/mcpconform/protocol"
 )
@@ -62,6 +63,9 @@ type Base struct {
 	// own are the pages the driver opened itself (NewTab): their
 	// navigations are not links the app opened.
 	own []playwright.Page
+	// recorded wakes LinkOpened and ConsoleMatching at each navigation or
+	// console line recorded.
+	recorded broadcast.Signal
 
 	// prompts is observePrompts' record (prompts.go).
 	prompts promptState
@@ -146,6 +150,7 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 			b.navigations = append(b.navigations, r.URL())
 		}
 		b.mu.Unlock()
+		b.recorded.Notify()
 	})
 	p, err := c.NewPage()
 	if err != nil {
@@ -170,6 +175,7 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 			b.console = append(b.console, m.Type()+": "+m.Text())
 		}
 		b.mu.Unlock()
+		b.recorded.Notify()
 	})
 	return nil
 }
@@ -328,27 +334,30 @@ func (b *Base) ClickWhenVisible(sel string, timeout time.Duration) error {
 }
 
 // LinkOpened waits up to timeout for a new page whose URL starts with url.
+// A popup may still be navigating from about:blank when asked: its
+// request is recorded, and wakes the wait, when it starts.
 func (b *Base) LinkOpened(ctx context.Context, url string, timeout time.Duration) (protocol.Result, error) {
-	deadline := time.Now().Add(timeout)
-	for {
+	var seen []string
+	hit := ""
+	ok, err := b.waitRecorded(ctx, timeout, func() bool {
 		b.mu.Lock()
-		seen := append([]string(nil), b.navigations...)
+		seen = append([]string(nil), b.navigations...)
 		b.mu.Unlock()
 		for _, u := range seen {
 			if strings.HasPrefix(u, url) {
-				return protocol.Result{OK: true, Value: MustJSON(u)}, nil
+				hit = u
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			return protocol.Result{OK: false, Error: fmt.Sprintf("no page opened %s within %s (opened: %q)", url, timeout, seen)}, nil
-		}
-		// Condition wait: a popup may still be navigating from about:blank.
-		select {
-		case <-ctx.Done():
-			return protocol.Result{}, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
+		return false
+	})
+	switch {
+	case err != nil:
+		return protocol.Result{}, err
+	case ok:
+		return protocol.Result{OK: true, Value: MustJSON(hit)}, nil
 	}
+	return protocol.Result{OK: false, Error: fmt.Sprintf("no page opened %s within %s (opened: %q)", url, timeout, seen)}, nil
 }
 
 // ConsoleMatching waits up to timeout for console lines matching pattern.
@@ -357,26 +366,44 @@ func (b *Base) ConsoleMatching(ctx context.Context, pattern string, timeout time
 	if err != nil {
 		return protocol.Result{OK: false, Error: "bad pattern: " + err.Error()}, nil
 	}
-	deadline := time.Now().Add(timeout)
-	for {
+	var hits []string
+	ok, err := b.waitRecorded(ctx, timeout, func() bool {
 		b.mu.Lock()
-		var hits []string
+		defer b.mu.Unlock()
+		hits = nil
 		for _, l := range b.console {
 			if re.MatchString(l) {
 				hits = append(hits, l)
 			}
 		}
-		b.mu.Unlock()
-		if len(hits) > 0 {
-			return protocol.Result{OK: true, Value: MustJSON(hits)}, nil
-		}
-		if time.Now().After(deadline) {
-			return protocol.Result{OK: false, Value: MustJSON([]string{})}, nil
+		return len(hits) > 0
+	})
+	switch {
+	case err != nil:
+		return protocol.Result{}, err
+	case ok:
+		return protocol.Result{OK: true, Value: MustJSON(hits)}, nil
+	}
+	return protocol.Result{OK: false, Value: MustJSON([]string{})}, nil
+}
+
+// waitRecorded calls look at once and after each navigation or console
+// line recorded, until it returns true, the timeout passes (after one last
+// look) or ctx ends.
+func (b *Base) waitRecorded(ctx context.Context, timeout time.Duration, look func() bool) (bool, error) {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		next := b.recorded.C()
+		if look() {
+			return true, nil
 		}
 		select {
 		case <-ctx.Done():
-			return protocol.Result{}, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
+			return false, ctx.Err()
+		case <-deadline.C:
+			return look(), nil
+		case <-next:
 		}
 	}
 }

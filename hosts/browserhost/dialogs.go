@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
+
+	"github.com/mcpconform/mcpconform/internal/broadcast"
 )
 
 // Dialogs answers a page's native dialogs (alert, confirm, prompt) the
@@ -16,7 +18,8 @@ import (
 type Dialogs struct {
 	mu   sync.Mutex
 	seen []Dialog
-	c    chan struct{}
+	// added wakes every Next waiting (two at once both see a new dialog).
+	added broadcast.Signal
 }
 
 // Dialog is a native dialog as it was shown and answered.
@@ -49,25 +52,18 @@ func (d *Dialogs) Watch(page playwright.Page, policy Policy) {
 		if !record {
 			return
 		}
-		d.mu.Lock()
-		if len(d.seen) < maxDialogs {
-			d.seen = append(d.seen, Dialog{Type: typ, Message: msg, Accepted: accept})
-		}
-		c := d.signal()
-		d.mu.Unlock()
-		select {
-		case c <- struct{}{}:
-		default:
-		}
+		d.add(Dialog{Type: typ, Message: msg, Accepted: accept})
 	})
 }
 
-// signal is the wake-up channel; d.mu is held.
-func (d *Dialogs) signal() chan struct{} {
-	if d.c == nil {
-		d.c = make(chan struct{}, 1)
+// add remembers x (up to maxDialogs) and wakes the waiters.
+func (d *Dialogs) add(x Dialog) {
+	d.mu.Lock()
+	if len(d.seen) < maxDialogs {
+		d.seen = append(d.seen, x)
 	}
-	return d.c
+	d.mu.Unlock()
+	d.added.Notify()
 }
 
 // Next waits up to timeout for a remembered dialog that match accepts and
@@ -76,6 +72,7 @@ func (d *Dialogs) signal() chan struct{} {
 func (d *Dialogs) Next(ctx context.Context, timeout time.Duration, match func(Dialog) bool) (Dialog, bool, error) {
 	deadline := time.Now().Add(timeout)
 	for {
+		c := d.added.C()
 		d.mu.Lock()
 		for i := range d.seen {
 			if x := &d.seen[i]; !x.consumed && match(*x) {
@@ -84,7 +81,6 @@ func (d *Dialogs) Next(ctx context.Context, timeout time.Duration, match func(Di
 				return *x, true, nil
 			}
 		}
-		c := d.signal()
 		d.mu.Unlock()
 		wait := time.Until(deadline)
 		if wait <= 0 {

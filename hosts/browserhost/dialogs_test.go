@@ -6,18 +6,6 @@ import (
 	"time"
 )
 
-// add records a dialog as Watch does.
-func (d *Dialogs) add(x Dialog) {
-	d.mu.Lock()
-	d.seen = append(d.seen, x)
-	c := d.signal()
-	d.mu.Unlock()
-	select {
-	case c <- struct{}{}:
-	default:
-	}
-}
-
 func TestDialogsNext(t *testing.T) {
 	var d Dialogs
 	ctx := context.Background()
@@ -56,5 +44,33 @@ func TestDialogsNext(t *testing.T) {
 	cancel()
 	if _, _, err := d.Next(cctx, time.Second, accepted); err == nil {
 		t.Error("a cancelled context is not an error")
+	}
+}
+
+// Two checks' waits at once (a confirmDialog and a prompt observer) each
+// see the dialog they wait for: a wake-up taken by the other waiter left
+// one of them waiting out its timeout.
+func TestDialogsNextWakesEveryWaiter(t *testing.T) {
+	var d Dialogs
+	ctx := context.Background()
+	type got struct {
+		x  Dialog
+		ok bool
+	}
+	wait := func(typ string) chan got {
+		c := make(chan got, 1)
+		go func() {
+			x, ok, _ := d.Next(ctx, time.Minute, func(x Dialog) bool { return x.Type == typ })
+			c <- got{x, ok}
+		}()
+		return c
+	}
+	alert, confirm := wait("alert"), wait("confirm")
+	d.add(Dialog{Type: "confirm", Message: "c"})
+	d.add(Dialog{Type: "alert", Message: "a"})
+	for typ, c := range map[string]chan got{"alert": alert, "confirm": confirm} {
+		if g := <-c; !g.ok || g.x.Type != typ {
+			t.Errorf("the %s waiter got %+v, %v", typ, g.x, g.ok)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mxschmitt/playwright-go"
 
+	"github.com/mcpconform/mcpconform/internal/broadcast"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -28,8 +29,12 @@ type Downloads struct {
 	// all is every download since WatchDownloads (the newest
 	// maxDownloadsKept), reported or forgotten or not: a request with a
 	// marker looks for its file there.
-	all    []*Download
-	signal chan struct{}
+	all []*Download
+	// watching: WatchDownloads was called. added wakes every CheckDownload
+	// waiting (a wait for a marked file and one for the next file both see
+	// a new download).
+	watching bool
+	added    broadcast.Signal
 }
 
 // maxDownloadsKept bounds Downloads.all.
@@ -57,9 +62,7 @@ const maxDownloadContent = 64 << 10
 // WatchDownloads starts recording page's downloads.
 func (d *Downloads) WatchDownloads(page playwright.Page) {
 	d.mu.Lock()
-	if d.signal == nil {
-		d.signal = make(chan struct{})
-	}
+	d.watching = true
 	d.mu.Unlock()
 	// Event handlers run on playwright-go's dispatch goroutine, and
 	// SaveAs blocks until the file is complete: read it elsewhere.
@@ -76,12 +79,8 @@ func (d *Downloads) record(pd playwright.Download) {
 	if len(d.all) > maxDownloadsKept {
 		d.all = d.all[len(d.all)-maxDownloadsKept:]
 	}
-	// Wakes every CheckDownload waiting: closed and replaced, so that a
-	// wait for a marked file and one for the next file both see it.
-	sig := d.signal
-	d.signal = make(chan struct{})
 	d.mu.Unlock()
-	close(sig)
+	d.added.Notify()
 	defer close(dl.done)
 	// SaveAs waits for the download to finish, and unlike Path it also
 	// works with a remote browser (--browser-ws, --cdp).
@@ -135,8 +134,9 @@ func (d *Downloads) ForgetDownloads() {
 func (d *Downloads) CheckDownload(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	deadline := time.After(time.Duration(req.TimeoutMs) * time.Millisecond)
 	for {
+		sig := d.added.C()
 		d.mu.Lock()
-		if d.signal == nil {
+		if !d.watching {
 			d.mu.Unlock()
 			return protocol.Result{}, fmt.Errorf("checkDownload: the host never called WatchDownloads")
 		}
@@ -163,7 +163,6 @@ func (d *Downloads) CheckDownload(ctx context.Context, req protocol.Request) (pr
 			b, _ := json.Marshal(out)
 			return protocol.Result{OK: true, Value: b}, nil
 		}
-		sig := d.signal
 		d.mu.Unlock()
 		select {
 		case <-ctx.Done():

@@ -95,7 +95,10 @@ func (h *Host) fillForm(page playwright.Page, template, obj string) error {
 				return err
 			}
 		}
-		time.Sleep(200 * time.Millisecond) // a re-render after the last field
+		// The form's re-render after the last field, if it makes one.
+		if err := browserhost.Rendered(page); err != nil {
+			return fmt.Errorf("fill-form: waiting for the page to render: %w", err)
+		}
 		bad := ""
 		for _, f := range fields {
 			if !fieldHolds(page.Locator(expand(template, map[string]string{PhKey: f.key})).First(), f.raw) {

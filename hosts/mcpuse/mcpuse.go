@@ -241,7 +241,10 @@ func fillForm(page playwright.Page, tool string, args []byte, ms float64) error 
 				return fmt.Errorf("filling %s of %s: %w", k, tool, err)
 			}
 		}
-		time.Sleep(200 * time.Millisecond)
+		// The form's re-render after the last field, if it makes one.
+		if err := browserhost.Rendered(page); err != nil {
+			return fmt.Errorf("filling the form of %s: waiting for the page to render: %w", tool, err)
+		}
 		bad := ""
 		for _, k := range keys {
 			if v, err := page.Locator(selParam(k)).InputValue(); err != nil || v != want[k] {

@@ -222,3 +222,12 @@ func (s *Suite) Trigger(ctx context.Context) (protocol.TriggerInfo, error) {
 	err := s.call(ctx, ch+".trigger()", &t)
 	return t, err
 }
+
+// AwaitClick reports the trigger once it has been clicked more than
+// clicks times, or after wait as it is then. A suite without awaitClick
+// (an older hosted one) answers at once, as Trigger.
+func (s *Suite) AwaitClick(ctx context.Context, clicks int, wait time.Duration) (protocol.TriggerInfo, error) {
+	var t protocol.TriggerInfo
+	err := s.call(ctx, fmt.Sprintf(`(typeof %[1]s.awaitClick === "function" ? %[1]s.awaitClick(%[2]d, %[3]d) : %[1]s.trigger())`, ch, clicks, wait.Milliseconds()), &t)
+	return t, err
+}

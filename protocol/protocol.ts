@@ -176,4 +176,7 @@ export interface Channel {
   resolve(seq: number, result: CapabilityResult): boolean;
   resolveAndPoll(seq: number, result: CapabilityResult, waitMs?: number): Promise<ResolvedPoll>;
   trigger(): TriggerInfo;
+  // The trigger once it has been clicked more than clicks times, or after
+  // waitMs as it is then: the runner's wait for its click to land.
+  awaitClick(clicks: number, waitMs: number): Promise<TriggerInfo>;
 }

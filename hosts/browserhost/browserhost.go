@@ -509,8 +509,9 @@ func (b *Base) SuiteFrameElement() (playwright.ElementHandle, error) {
 
 // ClickInView clicks the suite's trigger for real, as Click does, after
 // scrolling the suite's iframe into view (other Views a host shows can
-// have scrolled it away); a click lost to a layout shift is tried again,
-// three times in all.
+// have scrolled it away); a click that still fails (the pointer never
+// reached the button, every press lost: bridge.ClickTrigger) is tried
+// again after scrolling anew, three times in all.
 func (b *Base) ClickInView(ctx context.Context) (protocol.Result, error) {
 	var r protocol.Result
 	for attempt := 0; attempt < 3; attempt++ {

@@ -1,0 +1,87 @@
+package bridge_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/bridge"
+	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+)
+
+// A trigger whose first press never counts, as when Chromium sent a press
+// aimed at it to another frame right after the host page's layout
+// changed (the View saw neither its pointerdown nor its click). The
+// channel is the suite's trigger(), awaitClick() as the engine has them.
+const swallowingTrigger = `<!doctype html><body style="margin:0">
+<button id="b" style="margin:40px;width:200px;height:60px">trigger</button>
+<script>
+const b = document.getElementById("b");
+let hovered = false, clicks = 0, presses = 0;
+const waiters = new Set();
+b.addEventListener("pointermove", () => (hovered = true));
+b.addEventListener("pointerleave", () => (hovered = false));
+b.addEventListener("click", () => {
+  presses++;
+  if (presses === 1) return; // lost
+  clicks++;
+  for (const w of [...waiters]) w();
+});
+const info = () => { const r = b.getBoundingClientRect(); return {armed: true, x: r.x, y: r.y, width: r.width, height: r.height, hovered, clicks, presses}; };
+window.__mcpConformance = {
+  trigger: info,
+  awaitClick: (n, ms) => new Promise((done) => {
+    const look = () => { if (clicks > n) { waiters.delete(look); clearTimeout(t); done(info()); } };
+    const t = setTimeout(() => { waiters.delete(look); done(info()); }, ms);
+    waiters.add(look);
+    look();
+  }),
+};
+</script>`
+
+// A press the button never counts is made again, and the click lands: not
+// an error after the whole wait (ClickTrigger waited 10 s for the lost
+// press, then failed).
+func TestClickTriggerPressesAgainWhenAPressIsLost(t *testing.T) {
+	br, _ := e2etest.Parts(t)
+	frame := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(swallowingTrigger))
+	}))
+	t.Cleanup(frame.Close)
+	// The frame on another site (localhost against 127.0.0.1): an
+	// out-of-process frame, as a View is.
+	crossSite := strings.Replace(frame.URL, "127.0.0.1", "localhost", 1)
+	top := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<!doctype html><iframe src="` + crossSite + `" style="margin:30px;width:400px;height:200px"></iframe>`))
+	}))
+	t.Cleanup(top.Close)
+	c, p, err := br.NewPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := p.Goto(top.URL); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := bridge.FindSuite(ctx, c, p, []string{"iframe"}, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bridge.ClickTrigger(ctx, p, s); err != nil {
+		t.Fatalf("ClickTrigger with the first press lost: %v", err)
+	}
+	raw, err := s.Evaluator().Eval(ctx, "JSON.stringify(window.__mcpConformance.trigger())")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `\"clicks\":1`) || !strings.Contains(string(raw), `\"presses\":2`) {
+		t.Errorf("the trigger after ClickTrigger: %s; want the lost press and one more, counted", raw)
+	}
+}

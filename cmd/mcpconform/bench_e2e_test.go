@@ -21,7 +21,7 @@ func TestBenchMeasuresEverything(t *testing.T) {
 	}
 	says(t, "the report", stdout, "dispatch round trip", "one bare gesture-free evaluate", "fixed 150 ms polling, back to back",
 		"full run: 1 checks: 1 passed, 0 failed", "driver start", "host ready", "app ready", "peak memory, Σ PSS", "node cli.js run-driver ×1",
-		"the catalogue, side by side", "agentless profile host", "suite time, the checks summed", "longest check 1")
+		"the catalogue, side by side", "agentless profile host", "suite time, first start → last end", "longest check 1")
 	b, r := readBench(t, out)
 	if r.RoundTrip == nil || r.RoundTrip.N != 20 || r.BareEvaluate == nil || r.BareEvaluate.N != 20 || r.PlaywrightEvaluate == nil {
 		t.Fatalf("dispatch figures missing: %s", b)

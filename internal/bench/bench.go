@@ -303,8 +303,27 @@ func (fr *FullRun) count(hr report.HostRun) {
 	fr.CheckSeconds = map[string]float64{}
 	for _, cs := range hr.Cases {
 		fr.CheckSeconds[cs.ID] = cs.Duration.Seconds()
-		fr.SuiteSeconds += cs.Duration.Seconds()
+		fr.SummedSeconds += cs.Duration.Seconds()
 	}
+	fr.SuiteSeconds = span(hr.Cases, fr.SummedSeconds)
+}
+
+// span is the time from the first check's start to the last one's end;
+// summed where a check's start is not known.
+func span(cases []report.Case, summed float64) float64 {
+	var first, last time.Time
+	for _, cs := range cases {
+		if cs.StartedAt.IsZero() {
+			return summed
+		}
+		if first.IsZero() || cs.StartedAt.Before(first) {
+			first = cs.StartedAt
+		}
+		if end := cs.StartedAt.Add(cs.Duration); end.After(last) {
+			last = end
+		}
+	}
+	return last.Sub(first).Seconds()
 }
 
 // hostPageLoaded reads when the host page's load event ended, from its

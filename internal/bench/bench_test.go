@@ -3,6 +3,9 @@ package bench
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mcpconform/mcpconform/report"
 )
 
 func TestMedianResult(t *testing.T) {
@@ -70,5 +73,30 @@ func TestMedianAgentlessRun(t *testing.T) {
 	// Each column its own longest check; no rows past the checks run.
 	if strings.Count(b.String(), "security/no-direct-download 2.50 s") != 2 || strings.Contains(b.String(), "longest check 2") {
 		t.Errorf("the longest checks, side by side:\n%s", b.String())
+	}
+}
+
+// The suite time is the span of the checks: a check that waited beside
+// the next ones (t.detach) counts once, not on top of theirs; the sum is
+// kept apart. Without the checks' starts it is the sum.
+func TestSuiteTimeIsTheChecksSpan(t *testing.T) {
+	t0 := time.Date(2026, 12, 5, 2, 0, 0, 0, time.UTC)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	c := func(id string, start, secs float64) report.Case {
+		cs := report.Case{StartedAt: at(start), Duration: time.Duration(secs * float64(time.Second))}
+		cs.ID = id
+		return cs
+	}
+	var fr FullRun
+	fr.count(report.HostRun{Cases: []report.Case{c("t/throttled", 1, 2), c("t/next", 1.5, 0.5), c("t/after", 2, 0.5), c("t/first", 0, 1)}})
+	if fr.SuiteSeconds != 3 || fr.SummedSeconds != 4 {
+		t.Errorf("suite %v s, summed %v s: want the span 3 s (0 to 3) and the sum 4 s", fr.SuiteSeconds, fr.SummedSeconds)
+	}
+	noStart := c("t/x", 0, 1)
+	noStart.StartedAt = time.Time{}
+	fr = FullRun{}
+	fr.count(report.HostRun{Cases: []report.Case{c("t/a", 0, 2), noStart}})
+	if fr.SuiteSeconds != 3 {
+		t.Errorf("suite %v s without a check's start, want the sum 3 s", fr.SuiteSeconds)
 	}
 }

@@ -308,13 +308,14 @@ func (fr *FullRun) count(hr report.HostRun) {
 	fr.SuiteSeconds = span(hr.Cases, fr.SummedSeconds)
 }
 
-// span is the time from the first check's start to the last one's end;
-// summed where a check's start is not known.
+// span is the time from the first check's start to the last one's end,
+// summed where no check's start is known. A check the runner never saw
+// running and that took no time (0 ms) has no start, and changes neither.
 func span(cases []report.Case, summed float64) float64 {
 	var first, last time.Time
 	for _, cs := range cases {
 		if cs.StartedAt.IsZero() {
-			return summed
+			continue
 		}
 		if first.IsZero() || cs.StartedAt.Before(first) {
 			first = cs.StartedAt
@@ -322,6 +323,9 @@ func span(cases []report.Case, summed float64) float64 {
 		if end := cs.StartedAt.Add(cs.Duration); end.After(last) {
 			last = end
 		}
+	}
+	if first.IsZero() {
+		return summed
 	}
 	return last.Sub(first).Seconds()
 }

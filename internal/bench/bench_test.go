@@ -92,11 +92,18 @@ func TestSuiteTimeIsTheChecksSpan(t *testing.T) {
 	if fr.SuiteSeconds != 3 || fr.SummedSeconds != 4 {
 		t.Errorf("suite %v s, summed %v s: want the span 3 s (0 to 3) and the sum 4 s", fr.SuiteSeconds, fr.SummedSeconds)
 	}
-	noStart := c("t/x", 0, 1)
-	noStart.StartedAt = time.Time{}
+	// A check the runner never saw running took 0 ms: no start, no change.
+	instant := c("t/instant", 0, 0)
+	instant.StartedAt = time.Time{}
 	fr = FullRun{}
-	fr.count(report.HostRun{Cases: []report.Case{c("t/a", 0, 2), noStart}})
-	if fr.SuiteSeconds != 3 {
-		t.Errorf("suite %v s without a check's start, want the sum 3 s", fr.SuiteSeconds)
+	fr.count(report.HostRun{Cases: []report.Case{c("t/a", 1, 2), instant}})
+	if fr.SuiteSeconds != 2 {
+		t.Errorf("suite %v s with an instant check without a start, want the span 2 s", fr.SuiteSeconds)
+	}
+	fr = FullRun{}
+	instant.Duration = time.Second
+	fr.count(report.HostRun{Cases: []report.Case{instant}})
+	if fr.SuiteSeconds != 1 {
+		t.Errorf("suite %v s with no check's start known, want the sum 1 s", fr.SuiteSeconds)
 	}
 }

@@ -87,6 +87,13 @@ type (
 	NewSessionToolLister interface {
 		ReadNewSessionToolList(ctx context.Context, req protocol.Request) (protocol.Result, error)
 	}
+	// AgentDescriber says (a JSON boolean) whether the host has an agent
+	// that answers the conversation, from what its driver was told (an
+	// env profile's AGENT): the suite then need not wait out the agent
+	// control question's window to learn that none answers.
+	AgentDescriber interface {
+		HasAgent(ctx context.Context, req protocol.Request) (protocol.Result, error)
+	}
 )
 
 // capability is a row of the one table of capabilities: the kind of
@@ -141,6 +148,7 @@ var capabilities = []capability{
 	row(protocol.KindReadFrameMessages, FrameMessageReader.ReadFrameMessages, true),
 	row(protocol.KindObservePrompts, PromptObserver.ObservePrompts, true),
 	row(protocol.KindReadNewSessionToolList, NewSessionToolLister.ReadNewSessionToolList, false),
+	row(protocol.KindHasAgent, AgentDescriber.HasAgent, false),
 }
 
 func lookup(k protocol.Kind) (capability, bool) {

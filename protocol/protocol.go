@@ -66,6 +66,12 @@ const (
 	// View is in, which must go on): what a host that persisted app tool
 	// registrations would offer there.
 	KindReadNewSessionToolList Kind = "readNewSessionToolList"
+	// KindHasAgent reports, as a JSON boolean, whether the host puts the
+	// conversation before an agent (a model that answers it), as its
+	// driver knows from its configuration: false for a host without one
+	// (an Inspector, a development UI). A driver that cannot tell does not
+	// offer it, and the suite asks the agent control question instead.
+	KindHasAgent Kind = "hasAgent"
 )
 
 // The phases of observePrompts.
@@ -89,7 +95,7 @@ var Kinds = []Kind{
 	KindClickTrigger, KindConfirmDialog, KindCheckLinkOpen, KindConversationContains,
 	KindToggleTheme, KindReadModelToolList, KindInspectFrame, KindReadConsole, KindResetIsolation,
 	KindCancelTool, KindCloseView, KindCheckDownload, KindOpenTool,
-	KindReadFrameMessages, KindObservePrompts, KindReadNewSessionToolList,
+	KindReadFrameMessages, KindObservePrompts, KindReadNewSessionToolList, KindHasAgent,
 }
 
 // Dialog names a host confirmation dialog for confirmDialog.
@@ -130,7 +136,7 @@ type Request struct {
 // is untrusted, so the runner validates before it dispatches.
 func (r Request) Validate() error {
 	switch r.Kind {
-	case KindClickTrigger, KindReadModelToolList, KindInspectFrame, KindResetIsolation, KindReadFrameMessages, KindReadNewSessionToolList:
+	case KindClickTrigger, KindReadModelToolList, KindInspectFrame, KindResetIsolation, KindReadFrameMessages, KindReadNewSessionToolList, KindHasAgent:
 	case KindConfirmDialog:
 		switch r.Dialog {
 		case DialogOpenLink, DialogDownload, DialogSampling:

@@ -22,6 +22,7 @@ export const KINDS = [
   "readFrameMessages",
   "observePrompts",
   "readNewSessionToolList",
+  "hasAgent",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -64,7 +65,10 @@ export type CapabilityRequest =
   | { kind: "observePrompts"; phase: "mark" | "report" }
   // Report the model's tool list (string[]) in a new session of the host:
   // a new conversation beside the one the suite's View is in, which goes on.
-  | { kind: "readNewSessionToolList" };
+  | { kind: "readNewSessionToolList" }
+  // Whether the host has an agent that answers the conversation (a JSON
+  // boolean), as its driver knows; unsupported where it cannot tell.
+  | { kind: "hasAgent" };
 
 // A parked request carries a sequence number so the runner dispatches it once.
 export type ParkedRequest = CapabilityRequest & { seq: number };

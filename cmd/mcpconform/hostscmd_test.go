@@ -157,6 +157,7 @@ func TestHostsCheckEveryCapabilityForProfiles(t *testing.T) {
 		"CANCEL":         "click [data-testid=stop][data-marker={marker:url}]\nwait-for-hidden [data-testid=stop]",
 		"MODEL_TOOLS":    "[data-testid=model-tool]@data-name",
 		"NEW_SESSION":    "goto {url}/?session=new",
+		"AGENT":          "present",
 	} {
 		vars["MCPCONFORM_INSP_"+k] = v
 	}

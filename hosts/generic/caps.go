@@ -115,6 +115,12 @@ func (h *Host) ReadModelToolList(ctx context.Context, req protocol.Request) (pro
 	return h.readModelTools(h.Page)
 }
 
+// HasAgent answers what the profile's AGENT says: false for "none" (no
+// model answers the host's conversation), true for "present".
+func (h *Host) HasAgent(context.Context, protocol.Request) (protocol.Result, error) {
+	return protocol.Result{OK: true, Value: browserhost.MustJSON(h.cfg.agent == AgentPresent)}, nil
+}
+
 // ReadNewSessionToolList asks the Go hook for a new session's tool list
 // or, from a profile, runs NEW_SESSION in a new tab of the browser context
 // (the same storage: what a host that persisted registrations restores

@@ -165,6 +165,7 @@ func TestReferenceThroughProfileAndHooks(t *testing.T) {
 		OpenTool:     "goto {url}/\nclick [data-testid=tool-picker]\nclick [data-testid=tool-option][data-tool=\"{tool}\"]\nfill [data-testid=tool-args]={arguments}\nclick [data-testid=tool-call]",
 		Close:        `[data-testid="view-close"]`,
 		Cancel:       `[data-testid="tool-stop"]`,
+		Agent:        AgentPresent,
 	}
 	hk := Hooks{
 		Vars: []string{PhURL},

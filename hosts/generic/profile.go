@@ -87,7 +87,18 @@ type Profile struct {
 	// StorageState is the path of a Playwright storage-state file (cookies
 	// and local storage of a logged-in session).
 	StorageState string `env:"STORAGE_STATE"`
+	// Agent is "none" for a host with no agent (no model answers the
+	// conversation: an Inspector, a development UI) or "present"; it
+	// enables hasAgent. With "none" the checks that need the agent SKIP
+	// at once instead of after the agent control question's 20 s window.
+	Agent string `env:"AGENT"`
 }
+
+// The values of AGENT.
+const (
+	AgentNone    = "none"
+	AgentPresent = "present"
+)
 
 // Variables is every profile variable, without MCPCONFORM_<PROFILE>_, in
 // the order of Profile's fields.
@@ -289,6 +300,7 @@ type config struct {
 	cancel       action
 	modelTools   attrSpec
 	newSession   []Step
+	agent        string // AgentNone, AgentPresent, or "" (not said)
 }
 
 // readySpec is READY: a URL to wait for, or a text START prints.
@@ -436,7 +448,7 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 	// them would be literal text, which is never what was meant.
 	for _, f := range []struct{ v, val string }{{"APP_FRAME", p.AppFrame}, {"CONVERSATION", p.Conversation}, {"THEME_TOGGLE", p.ThemeToggle},
 		{"THEME_ATTR", p.ThemeAttr}, {"DIALOGS", strings.Join(p.Dialogs, ",")}, {"APPROVE", p.Approve}, {"OPEN_TOOL_PAGE", p.OpenToolPage},
-		{"MODEL_TOOLS", p.ModelTools}, {"UNSUPPORTED", strings.Join(p.Unsupported, ",")}, {"STORAGE_STATE", p.StorageState}} {
+		{"MODEL_TOOLS", p.ModelTools}, {"UNSUPPORTED", strings.Join(p.Unsupported, ",")}, {"STORAGE_STATE", p.StorageState}, {"AGENT", p.Agent}} {
 		if err := checkPlaceholders(f.val, nil); err != nil {
 			bad(f.v, "%v", err)
 		}
@@ -459,6 +471,13 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 		}
 	}
 
+	if a := strings.TrimSpace(p.Agent); a != "" {
+		if k, ok := foldMatch(a, []string{AgentNone, AgentPresent}); ok {
+			c.agent = k
+		} else {
+			bad("AGENT", "%q is not %q (no model answers the host's conversation) or %q", a, AgentNone, AgentPresent)
+		}
+	}
 	if p.StorageState != "" {
 		if st, err := os.Stat(p.StorageState); err != nil {
 			bad("STORAGE_STATE", "%v", err)
@@ -498,6 +517,7 @@ func (c *config) capabilities(hk Hooks) map[protocol.Kind]bool {
 		protocol.KindCancelTool:           c.cancel.set(),
 		protocol.KindReadNewSessionToolList: hk.NewSessionTools != nil ||
 			(len(c.newSession) > 0 && c.modelTools.sel != ""),
+		protocol.KindHasAgent: c.agent != "",
 	}
 	for k := range c.unsupported {
 		caps[k] = false
@@ -527,6 +547,8 @@ func (c *config) why(k protocol.Kind) string {
 		return "CANCEL is not set"
 	case protocol.KindReadNewSessionToolList:
 		return "NEW_SESSION is not set"
+	case protocol.KindHasAgent:
+		return "AGENT is not set"
 	}
 	return "not configured"
 }

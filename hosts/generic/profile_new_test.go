@@ -35,6 +35,7 @@ func full() map[string]string {
 		"MCPCONFORM_DEMO_CANCEL", "click .card:has-text(\"{marker}\") .stop\nwait-for-hidden .card:has-text(\"{marker}\") .stop",
 		"MCPCONFORM_DEMO_MODEL_TOOLS", `ul.tools li@data-name`,
 		"MCPCONFORM_DEMO_NEW_SESSION", "goto {url}/chat/new\nwait-for ul.tools",
+		"MCPCONFORM_DEMO_AGENT", "present",
 	)
 }
 

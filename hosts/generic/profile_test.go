@@ -81,7 +81,7 @@ func TestLoadGoodProfile(t *testing.T) {
 	for _, k := range protocol.Kinds {
 		want := false
 		for _, g := range protocol.Kinds {
-			want = want || (g == k && !slices.Contains([]protocol.Kind{protocol.KindReadModelToolList, protocol.KindOpenTool, protocol.KindCloseView, protocol.KindCancelTool, protocol.KindReadNewSessionToolList}, k))
+			want = want || (g == k && !slices.Contains([]protocol.Kind{protocol.KindReadModelToolList, protocol.KindOpenTool, protocol.KindCloseView, protocol.KindCancelTool, protocol.KindReadNewSessionToolList, protocol.KindHasAgent}, k))
 		}
 		if got := hosts.Supports(h, k); got != want {
 			t.Errorf("%s supported: %v, want %v", k, got, want)
@@ -285,7 +285,7 @@ func TestThemeOf(t *testing.T) {
 // without calling its method (the bare Host has no page: a call would
 // panic, which Dispatch would report as a harness error instead).
 func TestHostHasExactlyTheConfiguredCapabilities(t *testing.T) {
-	if len(protocol.Kinds) >= 17 {
+	if len(protocol.Kinds) >= 18 {
 		t.Fatalf("%d protocol.Kinds: the subset loop below would not finish", len(protocol.Kinds))
 	}
 	for m := 0; m < 1<<len(protocol.Kinds); m++ {
@@ -412,4 +412,35 @@ func contains(s []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// AGENT says whether a model answers the host's conversation: "none"
+// offers hasAgent answering false (the agent checks SKIP at once), and
+// "present" true; unset leaves the suite to ask the agent control
+// question; anything else is refused naming the two values.
+func TestAgentDeclaration(t *testing.T) {
+	for _, c := range []struct {
+		val  string
+		want string // hasAgent's value, or "" when not offered
+	}{{"none", "false"}, {" None ", "false"}, {"present", "true"}, {"<unset>", ""}} {
+		h, err := Lookup("demo", envconfig.MapLookuper(with(good(), "MCPCONFORM_DEMO_AGENT", c.val)))
+		if err != nil {
+			t.Fatalf("AGENT=%q: %v", c.val, err)
+		}
+		if got := hosts.Supports(h, protocol.KindHasAgent); got != (c.want != "") {
+			t.Fatalf("AGENT=%q: hasAgent supported %v", c.val, got)
+		}
+		if c.want == "" {
+			r := hosts.Dispatch(context.Background(), h, protocol.Request{Kind: protocol.KindHasAgent})
+			if !r.Unsupported || !strings.Contains(r.Error, "MCPCONFORM_DEMO_AGENT") {
+				t.Errorf("AGENT unset: %+v, want unsupported naming the variable", r)
+			}
+			continue
+		}
+		r := hosts.Dispatch(context.Background(), h, protocol.Request{Kind: protocol.KindHasAgent})
+		if !r.OK || string(r.Value) != c.want {
+			t.Errorf("AGENT=%q: hasAgent %+v, want %s", c.val, r, c.want)
+		}
+	}
+	refused(t, []badProfile{{"agent misspelt", with(good(), "MCPCONFORM_DEMO_AGENT", "nobody"), []string{"MCPCONFORM_DEMO_AGENT", `"nobody"`, `"none"`, `"present"`}}})
 }

@@ -15,9 +15,10 @@ import (
 // describes a development host in an env profile (docs/profiles.md): no
 // model answers (the no-agent variation), the suite's tool is called from
 // the tool picker, and the driver has only what the selectors give it (no
-// Go hooks: no model tool list). It stands for the common case of issue
-// #27, an Inspector or a development UI, where an agent check must learn
-// at once that no agent will answer.
+// Go hooks: no model tool list), and the profile says there is no model
+// (AGENT=none), as a user describing such a host would. It stands for the
+// common case of issue #27, an Inspector or a development UI, where an
+// agent check must learn at once that no agent will answer.
 func agentlessProfile() generic.Profile {
 	callFromPicker := func(tool, args string) string {
 		return "goto {url}/\nclick [data-testid=tool-picker]\nclick [data-testid=tool-option][data-tool=\"" + tool + "\"]\nfill [data-testid=tool-args]=" + args + "\nclick [data-testid=tool-call]"
@@ -32,6 +33,7 @@ func agentlessProfile() generic.Profile {
 		OpenTool:     callFromPicker("{tool}", "{arguments}"),
 		Close:        `[data-testid="view-close"]`,
 		Cancel:       `[data-testid="tool-stop"]`,
+		Agent:        generic.AgentNone,
 	}
 }
 

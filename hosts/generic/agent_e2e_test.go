@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/runner"
@@ -16,37 +15,19 @@ import (
 // page under no-agent), whose profile says AGENT=none: every check that
 // needs the agent SKIPs saying so, without the control question's 20 s
 // window waited out (its message is the declared one, not "did not
-// answer": no question was asked), and what needs no agent (ui/message reaching the
-// conversation) is judged as before.
+// answer": no question was asked), and what needs no agent (ui/message
+// reaching the conversation) is judged as before.
 func TestAgentNoneSkipsTheAgentChecksAtOnce(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	vs, err := reference.ParseVariations([]string{"no-agent"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := Profile{
+	h := referencePage(t, "no-model", Profile{
 		// No model calls the suite's tool: the user does, from the tool
 		// picker.
 		Steps:        "goto {url}/\nclick [data-testid=tool-picker]\nclick [data-testid=tool-option][data-tool=\"" + reference.SuiteTool + "\"]\nfill [data-testid=tool-args]={\"nonce\":\"{nonce}\"}\nclick [data-testid=tool-call]",
 		AppFrame:     `iframe[data-testid="app-frame"]; iframe`,
 		Conversation: `[data-testid="conversation"]`,
 		Agent:        AgentNone,
-	}
-	hk := Hooks{
-		Vars: []string{PhURL},
-		Prepare: func(ctx context.Context, env hosts.Env) (map[string]string, func() error, error) {
-			srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: []string{env.ServerURL, env.SecondServerURL}, Variations: vs})
-			if err != nil {
-				return nil, nil, err
-			}
-			return map[string]string{PhURL: srv.HostURL}, srv.Close, nil
-		},
-	}
-	h, err := New("no-model", p, hk)
-	if err != nil {
-		t.Fatal(err)
-	}
+	}, "no-agent")
 	agentChecks := []string{"visibility/app-tool-hidden", "model-context/next-turn", "model-context/last-wins", "tools/host-calls-app-tool"}
 	hr, err := runner.Run(ctx, h, runner.Options{Env: env(t, time.Minute), Stall: 2 * time.Minute, Logf: t.Logf,
 		Selection: runner.Selection{Globs: append([]string{"messages/add-to-conversation"}, agentChecks...)}})

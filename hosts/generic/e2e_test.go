@@ -209,19 +209,15 @@ func TestReferenceThroughProfileAndHooks(t *testing.T) {
 // reference host's tool-call-approval variation) holds the suite's calls
 // until someone approves them: APPROVE names the button, and the driver
 // clicks it whenever it shows, so the checks that call tools pass.
-func TestApproveAnswersAHostThatAsksBeforeEachToolCall(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	vs, err := reference.ParseVariations([]string{"tool-call-approval"})
+// referencePage is profile p (name) of a reference host page of its own
+// with variations, started at Setup ({url}) and stopped at Teardown.
+func referencePage(t *testing.T, name string, p Profile, variations ...string) hosts.Host {
+	t.Helper()
+	vs, err := reference.ParseVariations(variations)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := Profile{
-		Steps:    "goto {url}/\nfill [data-testid=composer]=" + reference.Prompt + "\nclick [data-testid=send]",
-		AppFrame: `iframe[data-testid="app-frame"]; iframe`,
-		Approve:  `[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`,
-	}
-	hk := Hooks{
+	h, err := New(name, p, Hooks{
 		Vars: []string{PhURL},
 		Prepare: func(ctx context.Context, env hosts.Env) (map[string]string, func() error, error) {
 			srv, err := reference.NewServer(ctx, reference.ServerOptions{MCPServers: []string{env.ServerURL, env.SecondServerURL}, Variations: vs})
@@ -230,11 +226,21 @@ func TestApproveAnswersAHostThatAsksBeforeEachToolCall(t *testing.T) {
 			}
 			return map[string]string{PhURL: srv.HostURL}, srv.Close, nil
 		},
-	}
-	h, err := New("approving", p, hk)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return h
+}
+
+func TestApproveAnswersAHostThatAsksBeforeEachToolCall(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	h := referencePage(t, "approving", Profile{
+		Steps:    "goto {url}/\nfill [data-testid=composer]=" + reference.Prompt + "\nclick [data-testid=send]",
+		AppFrame: `iframe[data-testid="app-frame"]; iframe`,
+		Approve:  `[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`,
+	}, "tool-call-approval")
 	var approvals []string
 	var mu sync.Mutex
 	e := env(t, time.Minute)

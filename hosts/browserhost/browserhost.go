@@ -391,21 +391,7 @@ func (b *Base) ConsoleMatching(ctx context.Context, pattern string, timeout time
 // line recorded, until it returns true, the timeout passes (after one last
 // look) or ctx ends.
 func (b *Base) waitRecorded(ctx context.Context, timeout time.Duration, look func() bool) (bool, error) {
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
-	for {
-		next := b.recorded.C()
-		if look() {
-			return true, nil
-		}
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-deadline.C:
-			return look(), nil
-		case <-next:
-		}
-	}
+	return b.recorded.Until(ctx, timeout, look)
 }
 
 // FrameInfo describes the iframes around the View, read from the host DOM

@@ -70,29 +70,20 @@ func (d *Dialogs) add(x Dialog) {
 // no earlier Next returned, marks it reported and returns it; false when
 // none came in time. Only a cancelled ctx is an error.
 func (d *Dialogs) Next(ctx context.Context, timeout time.Duration, match func(Dialog) bool) (Dialog, bool, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		c := d.added.C()
+	var found Dialog
+	ok, err := d.added.Until(ctx, timeout, func() bool {
 		d.mu.Lock()
+		defer d.mu.Unlock()
 		for i := range d.seen {
 			if x := &d.seen[i]; !x.consumed && match(*x) {
 				x.consumed = true
-				d.mu.Unlock()
-				return *x, true, nil
+				found = *x
+				return true
 			}
 		}
-		d.mu.Unlock()
-		wait := time.Until(deadline)
-		if wait <= 0 {
-			return Dialog{}, false, nil
-		}
-		select {
-		case <-ctx.Done():
-			return Dialog{}, false, ctx.Err()
-		case <-c:
-		case <-time.After(wait):
-		}
-	}
+		return false
+	})
+	return found, ok, err
 }
 
 // Forget drops every remembered dialog (between tests).

@@ -132,44 +132,40 @@ func (d *Downloads) ForgetDownloads() {
 // whenever it came (reported, forgotten by resetIsolation, or not), and
 // takes it out of those not reported yet.
 func (d *Downloads) CheckDownload(ctx context.Context, req protocol.Request) (protocol.Result, error) {
-	deadline := time.After(time.Duration(req.TimeoutMs) * time.Millisecond)
-	for {
-		sig := d.added.C()
+	var dl *Download
+	unwatched := false
+	found, err := d.added.Until(ctx, time.Duration(req.TimeoutMs)*time.Millisecond, func() bool {
 		d.mu.Lock()
-		if !d.watching {
-			d.mu.Unlock()
-			return protocol.Result{}, fmt.Errorf("checkDownload: the host never called WatchDownloads")
-		}
-		var dl *Download
+		defer d.mu.Unlock()
 		switch {
+		case !d.watching:
+			unwatched = true
 		case req.Marker != "":
 			dl = d.marked(req.Marker)
 		case len(d.pending) > 0:
 			dl = d.pending[0]
 			d.pending = d.pending[1:]
 		}
-		if dl != nil {
-			d.mu.Unlock()
-			out := Download{Filename: dl.Filename}
-			select {
-			case <-dl.done:
-				out = *dl
-				out.Requested = nameRequestedFor(dl.page, dl.start)
-			case <-time.After(10 * time.Second):
-				out.Error = "the download did not finish within 10 s"
-			case <-ctx.Done():
-				return protocol.Result{}, ctx.Err()
-			}
-			b, _ := json.Marshal(out)
-			return protocol.Result{OK: true, Value: b}, nil
-		}
-		d.mu.Unlock()
-		select {
-		case <-ctx.Done():
-			return protocol.Result{}, ctx.Err()
-		case <-deadline:
-			return protocol.Result{OK: false, Error: fmt.Sprintf("no download within %d ms", req.TimeoutMs)}, nil
-		case <-sig:
-		}
+		return unwatched || dl != nil
+	})
+	switch {
+	case err != nil:
+		return protocol.Result{}, err
+	case unwatched:
+		return protocol.Result{}, fmt.Errorf("checkDownload: the host never called WatchDownloads")
+	case !found:
+		return protocol.Result{OK: false, Error: fmt.Sprintf("no download within %d ms", req.TimeoutMs)}, nil
 	}
+	out := Download{Filename: dl.Filename}
+	select {
+	case <-dl.done:
+		out = *dl
+		out.Requested = nameRequestedFor(dl.page, dl.start)
+	case <-time.After(10 * time.Second):
+		out.Error = "the download did not finish within 10 s"
+	case <-ctx.Done():
+		return protocol.Result{}, ctx.Err()
+	}
+	b, _ := json.Marshal(out)
+	return protocol.Result{OK: true, Value: b}, nil
 }

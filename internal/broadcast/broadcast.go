@@ -4,7 +4,11 @@
 // of re-reading the condition at a fixed interval.
 package broadcast
 
-import "sync"
+import (
+	"context"
+	"sync"
+	"time"
+)
 
 // Signal is a condition's "something changed". The zero value is ready to
 // use.
@@ -32,5 +36,31 @@ func (s *Signal) Notify() {
 	if s.ch != nil {
 		close(s.ch)
 		s.ch = nil
+	}
+}
+
+// Until calls look at once and after each Notify until it returns true,
+// timeout passes (after one last look: a change made without a Notify is
+// still seen) or ctx ends; a timeout of zero or less looks once. look runs
+// on the waiting goroutine, so it may take what it found (a dialog, a
+// download) as it reports it. Only an ended ctx is an error.
+func (s *Signal) Until(ctx context.Context, timeout time.Duration, look func() bool) (bool, error) {
+	deadline := time.NewTimer(max(timeout, 0))
+	defer deadline.Stop()
+	for {
+		next := s.C()
+		if look() {
+			return true, nil
+		}
+		if timeout <= 0 {
+			return false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-deadline.C:
+			return look(), nil
+		case <-next:
+		}
 	}
 }

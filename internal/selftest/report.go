@@ -15,14 +15,14 @@ import (
 
 // RunAndReport is `mcpconform selftest`: Run over tab with o and, with
 // specificity, RunSpecificity with o's Env, Run and Scope at the same
-// time, the two passes sharing o.Parallel run slots (o.Slots), printing
+// time, the two passes sharing o.Parallel run slots (o.Pool), printing
 // each run as it finishes and each pass's report on w (o.Progress is
 // replaced). ok is false when a pass found a problem; err is trouble
 // running one.
 func RunAndReport(ctx context.Context, tab Table, o Options, specificity bool, w io.Writer) (ok bool, err error) {
 	start := time.Now()
-	if o.Slots == nil {
-		o.Slots = make(chan struct{}, max(o.Parallel, 1))
+	if o.Pool == nil {
+		o.Pool = NewPool(o.Parallel)
 	}
 	var mu sync.Mutex // one line at a time from both passes
 	o.Progress = func(r DefectRun) { mu.Lock(); PrintDefectRun(w, r); mu.Unlock() }
@@ -39,7 +39,7 @@ func RunAndReport(ctx context.Context, tab Table, o Options, specificity bool, w
 			if vs == ScopeGrouped {
 				vs = ScopeArea
 			}
-			sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Slots: o.Slots, Run: o.Run, Scope: vs},
+			sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Pool: o.Pool, Run: o.Run, Scope: vs},
 				Progress: func(r VariationRun) { mu.Lock(); PrintVariationRun(w, r); mu.Unlock() }})
 			spDone <- spResult{sp, err, time.Since(start)}
 		}()

@@ -169,12 +169,12 @@ const RunsAtOnce = 4
 type Options struct {
 	Env      hosts.Env
 	Parallel int // defect runs at once (default 2)
-	// Slots, when set, are shared with other passes run at the same time
-	// (the mutation and the specificity pass): a run takes one for as
-	// long as it runs, so that together they run at most cap(Slots) at
-	// once, and whichever pass has runs left keeps every slot busy.
-	// Parallel is then unused.
-	Slots    chan struct{}
+	// Pool, when set, is shared with other passes run at the same time
+	// (the mutation and the specificity pass): a run takes one of its
+	// slots for as long as it runs, the costliest waiting first, so that
+	// together they run at most its size at once, and whichever pass has
+	// runs left keeps every slot busy. Parallel is then unused.
+	Pool     *Pool
 	Progress func(r DefectRun)                                                                 // called as each defect run finishes
 	Run      func(ctx context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) // for tests; default runner.Run on fixture servers of the run's own (ownFixturesRun)
 	// Scope limits each defect run to the areas (the part of the id before
@@ -244,6 +244,7 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 	if o.Run == nil {
 		o.Run = ownFixturesRun
 	}
+	o.Pool = o.pool()
 	switch o.Scope {
 	case "":
 		o.Scope = ScopeFull
@@ -263,7 +264,9 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 	}
 	redChecks := tab.RedChecks()
 
-	base, err := o.Run(ctx, reference.New(), runner.Options{Env: o.Env})
+	var base report.HostRun
+	var err error
+	o.Pool.run(baselineCost, func() { base, err = o.Run(ctx, reference.New(), runner.Options{Env: o.Env}) })
 	if err != nil {
 		return s, fmt.Errorf("defect-free run: %w", err)
 	}
@@ -302,11 +305,15 @@ func Run(ctx context.Context, tab Table, o Options) (Summary, error) {
 		r.Problems = Problems(tab.Defects[d], hr.Cases)
 		return r
 	}
+	ids := make([]string, len(base.Cases))
+	for i, c := range base.Cases {
+		ids[i] = c.ID
+	}
 	var runs []DefectRun
 	if o.Scope == ScopeArea || o.Scope == ScopeGrouped {
-		runs = runGrouped(ctx, tab, names, o, alone)
+		runs = runGrouped(ctx, tab, names, ids, o, alone)
 	} else {
-		runs = runAll(len(names), o.slots(), func(i int) DefectRun { return alone(names[i]) }, o.Progress)
+		runs = runAll(len(names), o.Pool, func(int) int { return len(ids) }, func(i int) DefectRun { return alone(names[i]) }, o.Progress)
 	}
 	s.Runs = runs
 
@@ -450,9 +457,21 @@ func packByArea(names []string, areas func(string) []string, solo func(string) b
 // groupmate, reaching beyond its own areas, breaks them instead, or one
 // that turns red a check its groupmate turns red anyway; the full scope
 // runs each defect alone over the whole catalogue.
-func runGrouped(ctx context.Context, tab Table, names []string, o Options, alone func(string) DefectRun) []DefectRun {
+func runGrouped(ctx context.Context, tab Table, names, ids []string, o Options, alone func(string) DefectRun) []DefectRun {
 	groups := DefectGroups(tab, names)
-	byGroup := runAll(len(groups), o.slots(), func(i int) []DefectRun {
+	// A run's cost is the checks it runs: its members' areas (area scope),
+	// the whole catalogue (grouped).
+	cost := func(i int) int {
+		if o.Scope != ScopeArea {
+			return len(ids)
+		}
+		var globs []string
+		for _, d := range groups[i] {
+			globs = append(globs, areaGlobs(tab.Defects[d].touched())...)
+		}
+		return selected(ids, globs)
+	}
+	byGroup := runAll(len(groups), o.Pool, cost, func(i int) []DefectRun {
 		g := groups[i]
 		if len(g) == 1 {
 			return []DefectRun{alone(g[0])}
@@ -540,18 +559,23 @@ func runGrouped(ctx context.Context, tab Table, names []string, o Options, alone
 	return runs
 }
 
-// slots are the run slots of a pass: Slots, or Parallel of its own.
-func (o Options) slots() chan struct{} {
-	if o.Slots != nil {
-		return o.Slots
+// pool is the run slots of a pass: Pool, or Parallel of its own.
+func (o Options) pool() *Pool {
+	if o.Pool != nil {
+		return o.Pool
 	}
-	return make(chan struct{}, max(o.Parallel, 1))
+	return NewPool(max(o.Parallel, 1))
 }
 
-// runAll runs job for each of n runs, each holding a slot of sem while it
-// runs, and hands each result to progress (one at a time) as it finishes;
-// the results keep the runs' order.
-func runAll[R any](n int, sem chan struct{}, job func(i int) R, progress func(R)) []R {
+// runAll runs job for each of n runs, each in a slot of pool, the runs of
+// higher cost first, and hands each result to progress (one at a time) as
+// it finishes; the results keep the runs' order.
+func runAll[R any](n int, pool *Pool, cost func(i int) int, job func(i int) R, progress func(R)) []R {
+	costs := make([]int, n)
+	for i := range n {
+		costs[i] = cost(i)
+	}
+	tickets := pool.submit(costs...)
 	out := make([]R, n)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -559,8 +583,8 @@ func runAll[R any](n int, sem chan struct{}, job func(i int) R, progress func(R)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+			<-tickets[i].granted
+			defer pool.release()
 			out[i] = job(i)
 			if progress != nil {
 				mu.Lock()

@@ -48,16 +48,16 @@ func TestSelfTest(t *testing.T) {
 	default:
 		t.Fatalf("MCPCONFORM_SELFTEST=%q: use grouped, area or full", v)
 	}
-	slots := make(chan struct{}, runsAtOnce(t))
+	pool := selftest.NewPool(runsAtOnce(t))
 	start := time.Now()
 	specificity := make(chan struct{})
 	go func() {
 		defer close(specificity)
-		checkSpecificity(t, ctx, env, variations, slots)
+		checkSpecificity(t, ctx, env, variations, pool)
 	}()
 	s, err := selftest.Run(ctx, tab, selftest.Options{
 		Scope: scope,
-		Slots: slots,
+		Pool:  pool,
 		Env:   env,
 		Progress: func(r selftest.DefectRun) {
 			in := ""

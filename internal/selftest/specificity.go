@@ -366,7 +366,17 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 		}
 		return r
 	}
-	byJob := runAll(len(sets), o.slots(), func(i int) []VariationRun {
+	o.Pool = o.pool()
+	cost := func(i int) int {
+		var globs []string
+		if areas := scopedAreas(sets[i]); o.Scope == ScopeArea && areas != nil {
+			for _, a := range areas {
+				globs = append(globs, a+"/*")
+			}
+		}
+		return selected(o.IDs, globs)
+	}
+	byJob := runAll(len(sets), o.Pool, cost, func(i int) []VariationRun {
 		r := runSet(sets[i])
 		// A packed set (several variations over their own areas) with a
 		// problem runs again variation by variation: what is reported is

@@ -22,20 +22,20 @@ import (
 // checkSpecificity is the specificity pass of TestSelfTest: under every
 // legal variation (and the combinations) no check goes red; under the area
 // scope the neutral variations run in their groups (NeutralGroups).
-// Its runs take slots of slots (shared with the mutation pass running
+// Its runs take slots of pool (shared with the mutation pass running
 // at the same time). It may run on a goroutine of its own: it reports
 // with t.Error, never t.Fatal.
-func checkSpecificity(t *testing.T, ctx context.Context, env hosts.Env, scope selftest.Scope, slots chan struct{}) {
+func checkSpecificity(t *testing.T, ctx context.Context, env hosts.Env, scope selftest.Scope, pool *selftest.Pool) {
 	t.Helper()
-	checkSpecificitySets(t, ctx, env, scope, nil, slots)
+	checkSpecificitySets(t, ctx, env, scope, nil, pool)
 }
 
 // checkSpecificitySets runs the pass over sets (nil: every set).
-func checkSpecificitySets(t *testing.T, ctx context.Context, env hosts.Env, scope selftest.Scope, sets [][]string, slots chan struct{}) {
+func checkSpecificitySets(t *testing.T, ctx context.Context, env hosts.Env, scope selftest.Scope, sets [][]string, pool *selftest.Pool) {
 	t.Helper()
 	start := time.Now()
 	sp, err := selftest.RunSpecificity(ctx, selftest.SpecificityOptions{
-		Options: selftest.Options{Env: env, Parallel: 3, Slots: slots, Scope: scope},
+		Options: selftest.Options{Env: env, Parallel: 3, Pool: pool, Scope: scope},
 		Sets:    sets,
 		Progress: func(r selftest.VariationRun) {
 			pack := ""

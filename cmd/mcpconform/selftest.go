@@ -18,7 +18,7 @@ func selftestCommand() *cli.Command {
 		Usage: "prove every check can fail (once per switchable defect: the mutation score) and that none fails on a host that differs within the spec (once per legal variation: the specificity)",
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "parallel", Value: selftest.RunsAtOnce, Usage: "reference-host runs at once (the mutation and the specificity pass share them)"},
-			&cli.StringFlag{Name: "scope", Value: string(selftest.ScopeFull), Usage: "`full` runs the whole suite under each defect alone, and under each variation; grouped runs the whole suite under each defect too, defects of areas that share nothing in one run, and the variations in their groups; area runs each defect over the areas of the checks it must turn red only (quickest, what CI runs)"},
+			&cli.StringFlag{Name: "scope", Value: string(selftest.ScopeFull), Usage: "`full` runs the whole suite under each defect alone, and under each variation; grouped sees what full sees of each defect in fewer runs: several defects per run, each judged on every area where it is the run's only actor (selftest.CoverRuns), and the variations in their groups; area runs each defect over the areas of the checks it must turn red only (quickest, what CI runs)"},
 			&cli.BoolFlag{Name: "specificity", Value: true, Usage: "also run the whole catalogue under each legal host variation (serve --list-variations) and demand no FAIL, ERROR or TIMEOUT"},
 			&cli.Float64Flag{Name: "cpu-throttle", Usage: "slow the reference host's page and its frames `N` times (Chrome DevTools CPU throttling), as a loaded machine does: every verdict must stay the same (docs/audit-timing.md)"},
 		}, browserFlags(false)...),

@@ -359,131 +359,93 @@ func TestDefectsAreNotGroupedWhereTheyMakeChecksSkip(t *testing.T) {
 	}
 }
 
-// The grouped scope (CI's) runs the whole catalogue under every group: a
-// member is judged on its own areas' checks and on every check outside
-// the group's areas, never on a groupmate's. A red outside the group's
-// areas, which the area scope never runs, makes the members run again
-// alone over the whole catalogue, so the defect that turned it red is
-// named (a false failure), its groupmates not.
-func TestGroupedScopeRunsTheWholeCatalogue(t *testing.T) {
-	tab := selftest.Table{Defects: map[string]selftest.Expect{
-		"ping-unanswered":  {Red: []string{"tools/one"}},
-		"hostinfo-missing": {Red: []string{"downloads/three"}},
-	}}
-	crossArea := false // hostinfo-missing also turns links/five red
+// The grouped scope (CI's) runs the whole catalogue under the runs of
+// CoverRuns: every defect is judged on every check, each area in a run
+// where no other defect reaches it; fewer runs than defects. A red in an
+// area a defect is the only actor on, which the area scope never runs,
+// sends its run's members to run again alone over the whole catalogue, so
+// the defect that turned it red is named (a false failure), its
+// runmates not: also where the red is in a runmate's own area (the old
+// grouping by disjoint areas never judged a defect there).
+func TestGroupedScopeJudgesEachDefectEverywhereAsTheOnlyActor(t *testing.T) {
+	// Eight defects, each breaking one check of an area of its own, and
+	// eight areas no defect reaches; one may make a check there SKIP.
+	tab := selftest.Table{Defects: map[string]selftest.Expect{}}
+	var mine, catalogue []string
+	for i, d := range reference.Defects[:8] {
+		mine = append(mine, d.Name)
+		tab.Defects[d.Name] = selftest.Expect{Red: []string{fmt.Sprintf("own%d/check", i)}}
+		catalogue = append(catalogue, fmt.Sprintf("own%d/check", i), fmt.Sprintf("other%d/check", i))
+	}
+	skipper := mine[2]
+	e := tab.Defects[skipper]
+	e.Skip = []string{"other0/check"}
+	tab.Defects[skipper] = e
+	spill := "" // a check mine[0] also turns red
 	var ran []string
-	fake := cannedRuns(&ran, []string{"tools/one", "downloads/three", "links/five"}, func(ds []string, o runner.Options, id string) protocol.Status {
+	fake := cannedRuns(&ran, catalogue, func(ds []string, o runner.Options, id string) protocol.Status {
 		if len(o.Selection.Globs) > 0 {
 			t.Errorf("run of %v selected %v: want the whole catalogue", ds, o.Selection.Globs)
 		}
-		for _, d := range ds {
-			if slices.Contains(tab.Defects[d].Red, id) || crossArea && d == "hostinfo-missing" && id == "links/five" {
-				return protocol.StatusFail
-			}
-		}
-		return protocol.StatusPass
-	})
-	pair := func(r string) bool {
-		return strings.Contains(r, "ping-unanswered") && strings.Contains(r, "hostinfo-missing")
-	}
-	s, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeGrouped, Parallel: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.ContainsFunc(ran, pair) {
-		t.Fatalf("ran %v: want the two defects (no area in common) in one run", ran)
-	}
-	for _, r := range s.Runs {
-		ids := judgedOn(r)
-		switch r.Defect {
-		case "ping-unanswered":
-			if !ids["tools/one"] || !ids["links/five"] || ids["downloads/three"] {
-				t.Errorf("ping-unanswered judged on %v: want its own area and links/five, not its groupmate's downloads", ids)
-			}
-		case "hostinfo-missing":
-			if !ids["downloads/three"] || !ids["links/five"] || ids["tools/one"] {
-				t.Errorf("hostinfo-missing judged on %v", ids)
-			}
-		}
-	}
-	// (links/five has no defect of its own here: it is unproven, which
-	// is not what this test is about.)
-	if len(s.FalseFail) > 0 || slices.Contains(s.Unproven, "tools/one") || slices.Contains(s.Unproven, "downloads/three") {
-		t.Errorf("clean group: false failures %v, unproven %v", s.FalseFail, s.Unproven)
-	}
-
-	crossArea, ran = true, nil
-	s, err = selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeGrouped, Parallel: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []string{"ping-unanswered", "hostinfo-missing"} {
-		if !slices.Contains(ran, "["+d+"]") {
-			t.Errorf("ran %v: want %s again alone after its group's run showed links/five red", ran, d)
-		}
-	}
-	if len(s.FalseFail) != 1 || !strings.HasPrefix(s.FalseFail[0], "links/five under hostinfo-missing") {
-		t.Errorf("false failures %v: want links/five under hostinfo-missing alone", s.FalseFail)
-	}
-}
-
-// A check a member may make SKIP (its entry's skip) in an area no member
-// turns red is judged for that member alone: its allowed SKIP is no
-// problem of a groupmate's, and the group does not run again member by
-// member (seen in CI on 2026-12-04: two groups, 18 runs, for the
-// negotiation checks a CSP defect may make SKIP). A SKIP there that the
-// member's entry does not allow still sends the group back alone.
-func TestGroupedMemberSkipsAreItsOwn(t *testing.T) {
-	tab := selftest.Table{Defects: map[string]selftest.Expect{
-		"ping-unanswered":  {Red: []string{"tools/one"}, Skip: []string{"links/five"}},
-		"hostinfo-missing": {Red: []string{"downloads/three"}},
-	}}
-	skipAlso := "" // a check hostinfo-missing makes SKIP although its entry allows none
-	var ran []string
-	fake := cannedRuns(&ran, []string{"tools/one", "downloads/three", "links/five", "sizing/six"}, func(ds []string, _ runner.Options, id string) protocol.Status {
 		st := protocol.StatusPass
 		for _, d := range ds {
 			switch {
-			case slices.Contains(tab.Defects[d].Red, id):
-				st = protocol.StatusFail
-			case slices.Contains(tab.Defects[d].Skip, id), d == "hostinfo-missing" && id == skipAlso:
+			case slices.Contains(tab.Defects[d].Red, id), d == mine[0] && id == spill:
+				return protocol.StatusFail
+			case slices.Contains(tab.Defects[d].Skip, id):
 				st = protocol.StatusSkip
 			}
 		}
 		return st
 	})
+	ours := func(r string) bool {
+		return slices.ContainsFunc(mine, func(d string) bool { return strings.Contains(r, d) })
+	}
 	s, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeGrouped, Parallel: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
+	runs, together := 0, false
 	for _, r := range ran {
-		if r == "[ping-unanswered]" || r == "[hostinfo-missing]" {
-			t.Errorf("ran %v: a member ran alone although the group's run showed only what the table allows", ran)
+		if ours(r) {
+			runs++
+			together = together || strings.Contains(r, " ")
 		}
+	}
+	if !together || runs >= len(mine) {
+		t.Errorf("ran %v: want the eight defects in fewer runs than eight, several in one", ran)
 	}
 	for _, r := range s.Runs {
-		ids := judgedOn(r)
-		switch r.Defect {
-		case "ping-unanswered":
-			if !ids["links/five"] || !ids["sizing/six"] || ids["downloads/three"] {
-				t.Errorf("ping-unanswered judged on %v: want where it reaches (links/five) and sizing/six", ids)
-			}
-		case "hostinfo-missing":
-			if ids["links/five"] || !ids["sizing/six"] || !ids["downloads/three"] {
-				t.Errorf("hostinfo-missing judged on %v: not on the SKIP its groupmate may cause", ids)
-			}
+		if !ours(r.Defect) {
+			continue
 		}
-		if len(r.Problems) > 0 {
-			t.Errorf("%s: problems %v", r.Defect, r.Problems)
+		if ids := judgedOn(r); len(ids) != len(catalogue) {
+			t.Errorf("%s judged on %v: want every check of the catalogue (%d)", r.Defect, ids, len(catalogue))
 		}
+		if len(r.Problems) > 0 || r.GroupProblems != nil {
+			t.Errorf("%s: problems %v, its run's %v (a runmate's allowed SKIP is no problem of its)", r.Defect, r.Problems, r.GroupProblems)
+		}
+	}
+	// (The other areas' checks have no defect of their own here: they are
+	// unproven, which is not what this test is about.)
+	if len(s.FalseFail) > 0 || slices.ContainsFunc(s.Unproven, func(id string) bool { return strings.HasPrefix(id, "own") }) {
+		t.Errorf("clean runs: false failures %v, unproven %v", s.FalseFail, s.Unproven)
 	}
 
-	skipAlso, ran = "sizing/six", nil
-	if _, err := selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeGrouped, Parallel: 1}); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Contains(ran, "[hostinfo-missing]") {
-		t.Errorf("ran %v: want hostinfo-missing alone after its unexpected SKIP of sizing/six", ran)
+	// A red where mine[0] is the only actor: in an area no one reaches,
+	// and in a runmate's own area (judged for mine[0] in another run).
+	for _, c := range []string{"other5/check", "own1/check"} {
+		spill, ran = c, nil
+		s, err = selftest.Run(context.Background(), tab, selftest.Options{Run: fake, Scope: selftest.ScopeGrouped, Parallel: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(ran, "["+mine[0]+"]") {
+			t.Errorf("%s red: ran %v, want %s again alone", c, ran, mine[0])
+		}
+		if len(s.FalseFail) != 1 || !strings.HasPrefix(s.FalseFail[0], c+" under "+mine[0]) {
+			t.Errorf("%s red: false failures %v, want %s under %s alone", c, s.FalseFail, c, mine[0])
+		}
 	}
 }
 

@@ -45,17 +45,33 @@ type CoverRun struct {
 // grouping by disjoint areas alone (which judged no defect on its
 // groupmates' areas) and 95 for the full scope.
 func CoverRuns(tab Table, names, areas []string) []CoverRun {
+	return coverAreas(names, areas, func(d string) []string {
+		var out []string
+		for _, g := range reach(tab, d) {
+			out = append(out, strings.TrimSuffix(g, "/*"))
+		}
+		return out
+	}, func(d string) bool {
+		e := tab.Defects[d]
+		return len(e.touched()) == 0 || e.BlockedAll != "" || slices.Contains(AloneDefects, d)
+	})
+}
+
+// coverAreas is CoverRuns for any names, each with the areas it reaches
+// (reach) and whether it must run alone (solo); the specificity pass packs
+// variations with it (CoveredSets).
+func coverAreas(names, areas []string, reach func(string) []string, solo func(string) bool) []CoverRun {
 	all := slices.Clone(areas)
 	for _, d := range names {
-		for _, g := range reach(tab, d) {
-			if a := strings.TrimSuffix(g, "/*"); !slices.Contains(all, a) {
+		for _, a := range reach(d) {
+			if !slices.Contains(all, a) {
 				all = append(all, a)
 			}
 		}
 	}
 	sort.Strings(all)
 	if len(all) > 64 {
-		// More areas than a set here holds: every defect alone (the full
+		// More areas than a set here holds: every one alone (the full
 		// scope's runs) is a covering too.
 		out := make([]CoverRun, len(names))
 		for i, d := range names {
@@ -65,14 +81,13 @@ func CoverRuns(tab Table, names, areas []string) []CoverRun {
 	}
 	c := cover{names: names, reach: map[string]uint64{}, full: 1<<len(all) - 1, solo: map[string]bool{}}
 	for _, d := range names {
-		for _, g := range reach(tab, d) {
-			c.reach[d] |= 1 << slices.Index(all, strings.TrimSuffix(g, "/*"))
+		for _, a := range reach(d) {
+			c.reach[d] |= 1 << slices.Index(all, a)
 		}
-		e := tab.Defects[d]
-		c.solo[d] = len(e.touched()) == 0 || e.BlockedAll != "" || slices.Contains(AloneDefects, d)
+		c.solo[d] = solo(d)
 	}
 	var best []coverRun
-	// Size 1 is every defect alone: a covering never takes more runs than
+	// Size 1 is every one alone: a covering never takes more runs than
 	// the full scope.
 	for size := 1; size <= 8; size++ {
 		for try := range coverTries {

@@ -82,3 +82,75 @@ func TestCoverRunsJudgeEachDefectOnEveryAreaOnceAsItsOnlyActor(t *testing.T) {
 		t.Errorf("%d runs for %d defects: no fewer than one each", len(runs), len(names))
 	}
 }
+
+// The grouped scope's variation sets: every variation runs, the packed
+// ones seen on every area of the catalogue in a packed run where no other
+// member may change a verdict there (or alone), the others alone or in
+// their neutral group, and the combinations; fewer runs than the full
+// pass's.
+func TestCoveredSetsSeeEachVariationOnEveryArea(t *testing.T) {
+	ids, err := suite.IDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var areas []string
+	for _, id := range ids {
+		if a, _, _ := strings.Cut(id, "/"); !slices.Contains(areas, a) {
+			areas = append(areas, a)
+		}
+	}
+	sets, packed := CoveredSets(areas)
+	if len(sets) != len(packed) {
+		t.Fatalf("%d sets, %d packed marks", len(sets), len(packed))
+	}
+	seen := map[string][]string{}
+	ran := map[string]bool{}
+	for i, set := range sets {
+		if _, err := reference.ParseVariations(set); err != nil {
+			t.Errorf("set %v: %v", set, err)
+		}
+		for _, v := range set {
+			ran[v] = true
+		}
+		if !packed[i] {
+			continue
+		}
+		for _, v := range set {
+			if _, ok := VariationAreas[v]; !ok || slices.Contains(AloneVariations, v) {
+				t.Errorf("packed set %v holds %s, which must run alone or in its neutral group", set, v)
+			}
+			for _, a := range areas {
+				if !slices.ContainsFunc(set, func(o string) bool { return o != v && slices.Contains(VariationAreas[o], a) }) {
+					seen[v] = append(seen[v], a)
+				}
+			}
+		}
+	}
+	for i, set := range sets {
+		if !packed[i] && len(set) == 1 {
+			seen[set[0]] = areas
+		}
+	}
+	for _, v := range reference.Variations {
+		if !ran[v.Name] {
+			t.Errorf("variation %s never runs", v.Name)
+		}
+		if _, ok := VariationAreas[v.Name]; !ok {
+			continue
+		}
+		for _, a := range areas {
+			if !slices.Contains(seen[v.Name], a) {
+				t.Errorf("%s is never seen on %s without another variation that may change a verdict there", v.Name, a)
+			}
+		}
+	}
+	for _, c := range Combinations {
+		if !slices.ContainsFunc(sets, func(s []string) bool { return slices.Equal(s, c) }) {
+			t.Errorf("combination %v does not run", c)
+		}
+	}
+	t.Logf("%d variation sets over the whole catalogue (the full pass: %d)", len(sets), len(VariationSets()))
+	if len(sets) >= len(VariationSets()) {
+		t.Errorf("%d sets: no fewer than the full pass's %d", len(sets), len(VariationSets()))
+	}
+}

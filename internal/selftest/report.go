@@ -34,12 +34,7 @@ func RunAndReport(ctx context.Context, tab Table, o Options, specificity bool, w
 	spDone := make(chan spResult, 1)
 	if specificity {
 		go func() {
-			// The grouped scope groups the variations, as the area scope does.
-			vs := o.Scope
-			if vs == ScopeGrouped {
-				vs = ScopeArea
-			}
-			sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Pool: o.Pool, Run: o.Run, Scope: vs},
+			sp, err := RunSpecificity(ctx, SpecificityOptions{Options: Options{Env: o.Env, Pool: o.Pool, Run: o.Run, Scope: o.Scope},
 				Progress: func(r VariationRun) { mu.Lock(); PrintVariationRun(w, r); mu.Unlock() }})
 			spDone <- spResult{sp, err, time.Since(start)}
 		}()

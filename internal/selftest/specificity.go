@@ -190,6 +190,44 @@ func GroupedSets() [][]string {
 	return sets
 }
 
+// CoveredSets are the grouped scope's variation sets, each run over the
+// whole catalogue: every variation of WholeCatalogue and AloneVariations
+// alone, each neutral group as one set, Combinations, and the other
+// variations of VariationAreas packed by coverAreas, so that each is
+// seen on every area of areas in a run where no other member may change a
+// verdict there. A check that does not PASS outside the areas of its run's
+// members is a problem, so each variation is held to its list on every
+// area, as the full pass holds it alone; a red anywhere is a false
+// failure. packed marks the sets coverAreas packed: one with a problem
+// runs again variation by variation.
+func CoveredSets(areas []string) (sets [][]string, packed []bool) {
+	add := func(set []string, p bool) {
+		sets = append(sets, set)
+		packed = append(packed, p)
+	}
+	var scoped []string
+	for _, v := range reference.Variations {
+		_, listed := VariationAreas[v.Name]
+		switch {
+		case neutral([]string{v.Name}):
+		case listed && !slices.Contains(AloneVariations, v.Name):
+			scoped = append(scoped, v.Name)
+		default:
+			add([]string{v.Name}, false)
+		}
+	}
+	for _, r := range coverAreas(scoped, areas, func(v string) []string { return VariationAreas[v] }, func(string) bool { return false }) {
+		add(r.Defects, len(r.Defects) > 1)
+	}
+	for _, g := range NeutralGroups {
+		add(slices.Clone(g), false)
+	}
+	for _, c := range Combinations {
+		add(slices.Clone(c), false)
+	}
+	return sets, packed
+}
+
 // VariationRun is the outcome under one variation set.
 type VariationRun struct {
 	Variations []string
@@ -300,13 +338,6 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 	if o.Run == nil {
 		o.Run = ownFixturesRun
 	}
-	sets := o.Sets
-	if sets == nil {
-		sets = VariationSets()
-		if o.Scope == ScopeArea {
-			sets = GroupedSets()
-		}
-	}
 	if o.Catalogue == 0 || o.IDs == nil {
 		ids, err := suite.IDs()
 		if err != nil {
@@ -317,6 +348,24 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 		}
 		if o.Catalogue == 0 {
 			o.Catalogue = len(ids)
+		}
+	}
+	sets := o.Sets
+	var packed []bool // sets CoveredSets packed (grouped scope)
+	if sets == nil {
+		switch o.Scope {
+		case ScopeArea:
+			sets = GroupedSets()
+		case ScopeGrouped:
+			var areas []string
+			for _, id := range o.IDs {
+				if a, _, _ := strings.Cut(id, "/"); !slices.Contains(areas, a) {
+					areas = append(areas, a)
+				}
+			}
+			sets, packed = CoveredSets(areas)
+		default:
+			sets = VariationSets()
 		}
 	}
 	for _, set := range sets {
@@ -349,7 +398,7 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 		}
 		if areas := scopedAreas(set); err == nil && r.Areas == nil && areas != nil {
 			if out := outsideAreas(hr.Cases, areas); len(out) > 0 {
-				r.Problems = append(r.Problems, fmt.Sprintf("not PASS outside the areas selftest.VariationAreas gives %s (%s), which the area scope (CI) alone runs it over: %s; add their areas", set[0], strings.Join(areas, ", "), strings.Join(out, ", ")))
+				r.Problems = append(r.Problems, fmt.Sprintf("not PASS outside the areas selftest.VariationAreas gives %s (%s), where alone it may change a verdict: %s; add their areas", strings.Join(set, "+"), strings.Join(areas, ", "), strings.Join(out, ", ")))
 			}
 		}
 		for _, c := range hr.Cases {
@@ -378,10 +427,12 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 	}
 	byJob := runAll(len(sets), o.Pool, cost, func(i int) []VariationRun {
 		r := runSet(sets[i])
-		// A packed set (several variations over their own areas) with a
-		// problem runs again variation by variation: what is reported is
-		// each one's own run, as in the full pass.
-		if o.Scope == ScopeArea && len(sets[i]) > 1 && r.Areas != nil && (len(r.Problems) > 0 || r.Err != nil) {
+		// A packed set (several variations over their own areas, or the
+		// whole catalogue under CoveredSets) with a problem runs again
+		// variation by variation: what is reported is each one's own run,
+		// as in the full pass.
+		pack := o.Scope == ScopeArea && len(sets[i]) > 1 && r.Areas != nil || i < len(packed) && packed[i]
+		if pack && (len(r.Problems) > 0 || r.Err != nil) {
 			var alone []VariationRun
 			for _, v := range sets[i] {
 				a := runSet([]string{v})

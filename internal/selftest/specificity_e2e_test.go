@@ -14,7 +14,8 @@ import (
 // TestSpecificityOnly runs the specificity pass alone (what TestSelfTest
 // runs after the mutation pass), for working on the suite's checks:
 // MCPCONFORM_SPECIFICITY=only go test -run TestSpecificityOnly -timeout 30m.
-// MCPCONFORM_VARIATIONS=a,b+c limits it to those variation sets.
+// MCPCONFORM_VARIATIONS=a,b+c limits it to those variation sets;
+// MCPCONFORM_SELFTEST=grouped runs the grouped scope's sets (CoveredSets).
 func TestSpecificityOnly(t *testing.T) {
 	if os.Getenv("MCPCONFORM_SPECIFICITY") != "only" {
 		t.Skip("set MCPCONFORM_SPECIFICITY=only (TestSelfTest runs the pass in CI)")
@@ -28,5 +29,9 @@ func TestSpecificityOnly(t *testing.T) {
 			sets = append(sets, strings.Split(s, "+"))
 		}
 	}
-	checkSpecificitySets(t, ctx, env, selftest.ScopeFull, sets, nil)
+	scope := selftest.ScopeFull
+	if os.Getenv("MCPCONFORM_SELFTEST") == "grouped" {
+		scope = selftest.ScopeGrouped
+	}
+	checkSpecificitySets(t, ctx, env, scope, sets, nil)
 }

@@ -407,3 +407,52 @@ func TestVariationAreasNameKnownVariationsAndAreas(t *testing.T) {
 		}
 	}
 }
+
+// The grouped scope runs CoveredSets over the whole catalogue; a packed set
+// with a problem runs again variation by variation. These fake runs
+// report no hostCapabilities, a problem of every run.
+func TestCoveredSetsRerunPacksAlone(t *testing.T) {
+	ids, err := suite.IDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var areas []string
+	for _, id := range ids {
+		if a, _, _ := strings.Cut(id, "/"); !slices.Contains(areas, a) {
+			areas = append(areas, a)
+		}
+	}
+	sets, packed := selftest.CoveredSets(areas)
+	var mu sync.Mutex
+	var ran []string
+	fake := func(_ context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) {
+		if len(o.Selection.Globs) > 0 {
+			t.Errorf("a grouped-scope variation run selected %v: want the whole catalogue", o.Selection.Globs)
+		}
+		mu.Lock()
+		ran = append(ran, strings.Join(h.(*reference.Host).Variations().List(), "+"))
+		mu.Unlock()
+		return report.HostRun{}, nil
+	}
+	if _, err := selftest.RunSpecificity(context.Background(), selftest.SpecificityOptions{Options: selftest.Options{Run: fake, Parallel: 2, Scope: selftest.ScopeGrouped}, Catalogue: 1}); err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, r := range ran {
+		count[r]++
+	}
+	for i, set := range sets {
+		name := strings.Join(slices.Sorted(slices.Values(set)), "+")
+		if count[name] == 0 {
+			t.Errorf("set %s did not run", name)
+		}
+		for _, v := range set {
+			if alone := count[v]; packed[i] && alone == 0 {
+				t.Errorf("packed set %s had a problem, and %s did not run again alone", name, v)
+			}
+		}
+	}
+	if want := len(sets); len(ran) <= want {
+		t.Errorf("%d runs for %d sets: no packed set ran again variation by variation", len(ran), want)
+	}
+}

@@ -94,12 +94,12 @@ type DefectRun struct {
 	// failures), undeclared skips, harness errors.
 	Problems []string
 	Err      error
-	// Group: the defects the run held together (the area scope's
-	// DefectGroups) when it was judged from a run of them all; nil when the
-	// defect ran alone.
+	// Group: the defects it was judged beside (the area scope's
+	// DefectGroups, the grouped scope's CoverRuns: every other defect of
+	// the runs its judgement comes from); nil when the defect ran alone.
 	Group []string
-	// GroupProblems: what the run of its group showed, when that sent the
-	// defect to run alone (for the log: which groupmates do not mix).
+	// GroupProblems: what a run of it with others showed, when that sent
+	// the defect to run alone (for the log: which defects do not mix).
 	GroupProblems []string
 }
 

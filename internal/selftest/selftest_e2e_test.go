@@ -66,10 +66,10 @@ func TestSelfTest(t *testing.T) {
 		Progress: func(r selftest.DefectRun) {
 			in := ""
 			if r.Group != nil {
-				in = fmt.Sprintf(" (judged from one run of %v)", r.Group)
+				in = fmt.Sprintf(" (judged from runs with %v)", r.Group)
 			}
 			if r.GroupProblems != nil {
-				in = fmt.Sprintf(" (alone: its group's run showed %v)", r.GroupProblems)
+				in = fmt.Sprintf(" (alone: a run of it with others showed %v)", r.GroupProblems)
 			}
 			t.Logf("%6.1fs %s: %d problem(s)%s", time.Since(start).Seconds(), r.Defect, len(r.Problems), in)
 		},

@@ -23,13 +23,9 @@ func TestCoverRunsJudgeEachDefectOnEveryAreaOnceAsItsOnlyActor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var areas, names []string
-	for _, id := range ids {
-		if a, _, _ := strings.Cut(id, "/"); !slices.Contains(areas, a) {
-			areas = append(areas, a)
-		}
-	}
+	areas := areasOf(ids)
 	sort.Strings(areas)
+	var names []string
 	for _, d := range reference.Defects {
 		names = append(names, d.Name)
 	}
@@ -64,6 +60,15 @@ func TestCoverRunsJudgeEachDefectOnEveryAreaOnceAsItsOnlyActor(t *testing.T) {
 				}
 			}
 		}
+		for _, p := range ApartDefects {
+			if !slices.ContainsFunc(reference.Defects, func(d reference.Defect) bool { return d.Name == p[0] }) ||
+				!slices.ContainsFunc(reference.Defects, func(d reference.Defect) bool { return d.Name == p[1] }) {
+				t.Errorf("ApartDefects names an unknown defect: %v", p)
+			}
+			if slices.Contains(r.Defects, p[0]) && slices.Contains(r.Defects, p[1]) {
+				t.Errorf("run %v holds %v, which ApartDefects keeps apart", r.Defects, p)
+			}
+		}
 		if slices.ContainsFunc(r.Defects, func(d string) bool {
 			return slices.Contains(AloneDefects, d) || tab.Defects[d].BlockedAll != ""
 		}) && len(r.Defects) > 1 {
@@ -93,12 +98,7 @@ func TestCoveredSetsSeeEachVariationOnEveryArea(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var areas []string
-	for _, id := range ids {
-		if a, _, _ := strings.Cut(id, "/"); !slices.Contains(areas, a) {
-			areas = append(areas, a)
-		}
-	}
+	areas := areasOf(ids)
 	sets, packed := CoveredSets(areas)
 	if len(sets) != len(packed) {
 		t.Fatalf("%d sets, %d packed marks", len(sets), len(packed))

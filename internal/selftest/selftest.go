@@ -475,7 +475,7 @@ func runGrouped(ctx context.Context, tab Table, names, ids []string, o Options, 
 		}
 		return selected(ids, globs)
 	}
-	byGroup := runAll(len(groups), o.Pool, cost, func(i int) []DefectRun {
+	return runDefects(names, len(groups), o.Pool, cost, func(i int) []DefectRun {
 		g := groups[i]
 		if len(g) == 1 {
 			return []DefectRun{alone(g[0])}
@@ -538,29 +538,7 @@ func runGrouped(ctx context.Context, tab Table, names, ids []string, o Options, 
 			}
 		}
 		return out
-	}, func(rs []DefectRun) {
-		if o.Progress != nil {
-			for _, r := range rs {
-				o.Progress(r)
-			}
-		}
-	})
-	// In the order of names, as the full scope reports them.
-	at := map[string]DefectRun{}
-	for _, rs := range byGroup {
-		for _, r := range rs {
-			at[r.Defect] = r
-		}
-	}
-	runs := make([]DefectRun, 0, len(names))
-	for _, d := range names {
-		r, ok := at[d]
-		if !ok {
-			r = DefectRun{Defect: d, Err: fmt.Errorf("defect %s was in no group run", d)}
-		}
-		runs = append(runs, r)
-	}
-	return runs
+	}, o.Progress)
 }
 
 // pool is the run slots of a pass: Pool, or Parallel of its own.
@@ -598,6 +576,46 @@ func runAll[R any](n int, pool *Pool, cost func(i int) int, job func(i int) R, p
 		}()
 	}
 	wg.Wait()
+	return out
+}
+
+// runDefects runs n jobs as runAll does, each reporting the defects it
+// finished, and returns one DefectRun per name, in the order of names (as
+// the full scope reports them).
+func runDefects(names []string, n int, pool *Pool, cost func(i int) int, job func(i int) []DefectRun, progress func(DefectRun)) []DefectRun {
+	byJob := runAll(n, pool, cost, job, func(rs []DefectRun) {
+		if progress != nil {
+			for _, r := range rs {
+				progress(r)
+			}
+		}
+	})
+	at := map[string]DefectRun{}
+	for _, rs := range byJob {
+		for _, r := range rs {
+			at[r.Defect] = r
+		}
+	}
+	out := make([]DefectRun, 0, len(names))
+	for _, d := range names {
+		r, ok := at[d]
+		if !ok {
+			r = DefectRun{Defect: d, Err: fmt.Errorf("defect %s was in no run", d)}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// areasOf are the areas of ids (the part of each id before "/"), each once,
+// in the order of ids.
+func areasOf(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if a, _, _ := strings.Cut(id, "/"); !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
 	return out
 }
 

@@ -216,7 +216,7 @@ func CoveredSets(areas []string) (sets [][]string, packed []bool) {
 			add([]string{v.Name}, false)
 		}
 	}
-	for _, r := range coverAreas(scoped, areas, func(v string) []string { return VariationAreas[v] }, func(string) bool { return false }) {
+	for _, r := range coverAreas(scoped, areas, nil, func(v string) []string { return VariationAreas[v] }, func(string) bool { return false }) {
 		add(r.Defects, len(r.Defects) > 1)
 	}
 	for _, g := range NeutralGroups {
@@ -357,13 +357,7 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 		case ScopeArea:
 			sets = GroupedSets()
 		case ScopeGrouped:
-			var areas []string
-			for _, id := range o.IDs {
-				if a, _, _ := strings.Cut(id, "/"); !slices.Contains(areas, a) {
-					areas = append(areas, a)
-				}
-			}
-			sets, packed = CoveredSets(areas)
+			sets, packed = CoveredSets(areasOf(o.IDs))
 		default:
 			sets = VariationSets()
 		}

@@ -452,10 +452,8 @@ func packByArea(names []string, areas func(string) []string, solo func(string) b
 // runGrouped is the mutation pass of the area scope: each group of
 // DefectGroups runs as one reference host holding all its defects, over
 // the union of their areas, and each defect is judged on the checks of the
-// areas it reaches (its own, and those of the checks it may make SKIP)
-// (and, over the whole catalogue, of every area no member reaches: the
-// grouped scope's judgement until 2026-12-05, now runCovered's). The group's defects
-// share no area, so each area's checks run under one defect, as they
+// areas it reaches (its own, and those of the checks it may make SKIP).
+// The group's defects share no area, so each area's checks run under one defect, as they
 // would alone; the host page starts once per group instead of once per
 // defect. Where any member's judgement shows a problem (or the run
 // fails), every member runs again alone, so that what is reported is
@@ -466,12 +464,8 @@ func packByArea(names []string, areas func(string) []string, solo func(string) b
 // runs each defect alone over the whole catalogue.
 func runGrouped(ctx context.Context, tab Table, names, ids []string, o Options, alone func(string) DefectRun) []DefectRun {
 	groups := DefectGroups(tab, names)
-	// A run's cost is the checks it runs: its members' areas (area scope),
-	// the whole catalogue (grouped).
+	// A run's cost is the checks it runs: its members' areas.
 	cost := func(i int) int {
-		if o.Scope != ScopeArea {
-			return len(ids)
-		}
 		var globs []string
 		for _, d := range groups[i] {
 			globs = append(globs, areaGlobs(tab.Defects[d].touched())...)
@@ -492,17 +486,12 @@ func runGrouped(ctx context.Context, tab Table, names, ids []string, o Options, 
 		// its members reach: those and the areas of the checks a member may
 		// make SKIP (DefectGroups packs by reach, so each area is one
 		// member's at most).
-		var union, reached []string
 		for _, d := range g {
 			for _, a := range areaGlobs(tab.Defects[d].touched()) {
-				if !slices.Contains(union, a) {
-					union = append(union, a)
+				if !slices.Contains(ro.Selection.Globs, a) {
+					ro.Selection.Globs = append(ro.Selection.Globs, a)
 				}
 			}
-			reached = append(reached, reach(tab, d)...)
-		}
-		if o.Scope == ScopeArea {
-			ro.Selection.Globs = union
 		}
 		hr, err := o.Run(ctx, reference.NewWithDefects(set), ro)
 		out := make([]DefectRun, len(g))
@@ -511,14 +500,16 @@ func runGrouped(ctx context.Context, tab Table, names, ids []string, o Options, 
 			globs := reach(tab, d)
 			var cases []report.Case
 			for _, c := range hr.Cases {
-				// Where it reaches; and, over the whole catalogue, every
-				// area no member reaches. A check one member may make SKIP
-				// is judged for that member only: judged for a groupmate
-				// as well, its allowed SKIP made the whole group run again
+				// Where it reaches. A check one member may make SKIP is
+				// judged for that member only: judged for a groupmate as
+				// well, its allowed SKIP made the whole group run again
 				// member by member (CI, 2026-12-04: csp-undeclared-connect-allowed
 				// skips two negotiation checks, and its eight groupmates
-				// each ran alone).
-				if a := c.Area() + "/*"; slices.Contains(globs, a) || !slices.Contains(reached, a) {
+				// each ran alone). The run covers only its members' own
+				// areas (the area scope), so every check it ran is
+				// reached by some member (the grouped scope, over the whole
+				// catalogue, is runCovered's).
+				if slices.Contains(globs, c.Area()+"/*") {
 					cases = append(cases, c)
 				}
 			}

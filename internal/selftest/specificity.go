@@ -377,13 +377,7 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 			for _, a := range areas {
 				ro.Selection.Globs = append(ro.Selection.Globs, a+"/*")
 			}
-			want = 0
-			for _, id := range o.IDs {
-				area, _, _ := strings.Cut(id, "/")
-				if slices.Contains(areas, area) {
-					want++
-				}
-			}
+			want = selected(o.IDs, ro.Selection.Globs)
 		}
 		hr, err := o.Run(ctx, reference.NewWith(nil, vs), ro)
 		r.Cases, r.Err = hr.Cases, err

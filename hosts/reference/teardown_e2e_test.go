@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,15 +39,29 @@ func say(t *testing.T, page playwright.Page, text string) {
 // tool-input report.
 func openProbe(t *testing.T, page playwright.Page, probe string, delayMs int) {
 	t.Helper()
+	markProbe(probe)
 	say(t, page, fmt.Sprintf(`Please call the tool %s with arguments {"probe":%q,"delayMs":%d}`, mcpserver.ToolSlow, probe, delayMs))
 	waitReports(t, probe, "tool-input")
 }
 
-// reports are the fixture server's reports for one probe, as event names.
+// asked holds, per probe name, when the test asked for its View
+// (markProbe). The package's fixture server is never cleared, and a probe
+// name is a literal of its test: under -count=2 the second run would
+// otherwise find the first run's reports and go on before its own View
+// had said anything.
+var asked sync.Map // probe name → time.Time
+
+// markProbe notes that a View of probe is asked for now: reports() counts
+// only the probe's reports from here on.
+func markProbe(probe string) { asked.Store(probe, time.Now()) }
+
+// reports are the fixture server's reports for one probe, as event names
+// (since markProbe, when it was called for the probe).
 func reports(probe string) []string {
 	var out []string
+	since, _ := asked.Load(probe)
 	for _, r := range fixtureSet().MainServer.Observations().Reports {
-		if r.Probe == probe {
+		if r.Probe == probe && (since == nil || !r.Time.Before(since.(time.Time))) {
 			out = append(out, r.Event)
 		}
 	}
@@ -150,6 +165,7 @@ func TestRequestTeardownRemovesTheView(t *testing.T) {
 	defer cancel()
 	page := hostPage(t, ctx)
 	probe := "e2e-request-teardown-" + nonce()
+	markProbe(probe)
 	say(t, page, fmt.Sprintf(`Please call the tool %s with arguments {"probe":%q,"delayMs":0,"mode":"request-teardown"}`, mcpserver.ToolSlow, probe))
 	got := waitReports(t, probe, "teardown-requested", "teardown", "flushed")
 	ms := 10000.0
@@ -188,6 +204,7 @@ func TestCloseViewWhileALaterViewStays(t *testing.T) {
 	defer h.Teardown(context.Background())
 	first, later := "close-first", "close-later"
 	for _, p := range []string{first, later} {
+		markProbe(p)
 		args, _ := json.Marshal(map[string]any{"probe": p, "delayMs": 0})
 		r, err := h.OpenTool(ctx, protocol.Request{Kind: protocol.KindOpenTool, Tool: mcpserver.ToolSlow, Arguments: args})
 		if err != nil || !r.OK {

@@ -108,6 +108,7 @@ func TestVariationsTakeEffect(t *testing.T) {
 	one("app-tools-over-limit-refused", func(t *testing.T, p *varPage) {
 		// The many-tools probe View provides 60 tools, over the limit of
 		// 50: none reach the model's tool list ...
+		markProbe("var-over-limit")
 		say(t, p.page, fmt.Sprintf(`Please call the tool %s with arguments {"probe":"var-over-limit"}`, mcpserver.ToolManyTools))
 		waitReports(t, "var-over-limit", "tool-input", "tools-listed")
 		eventually(t, 10*time.Second, "the host log says it offers none of the app's 60 tools", func() bool {
@@ -209,6 +210,7 @@ func TestVariationsTakeEffect(t *testing.T) {
 		if err := p.page.Locator(fmt.Sprintf(`[data-testid="tool-option"][data-tool=%q]`, mcpserver.ToolSlow)).Click(); err != nil {
 			t.Fatal(err)
 		}
+		markProbe("var-no-agent")
 		if err := p.page.Locator(`[data-testid="tool-args"]`).Fill(`{"probe":"var-no-agent","delayMs":100}`); err != nil {
 			t.Fatal(err)
 		}
@@ -243,6 +245,7 @@ func TestVariationsTakeEffect(t *testing.T) {
 		if hosts.Supports(h, protocol.KindOpenTool) || !hosts.Supports(reference.New(), protocol.KindOpenTool) {
 			t.Errorf("openTool supported with no-open-tool: %v, without: %v; want false, true", hosts.Supports(h, protocol.KindOpenTool), hosts.Supports(reference.New(), protocol.KindOpenTool))
 		}
+		markProbe("var-no-open-tool-2")
 		r := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindOpenTool, Tool: mcpserver.ToolSlow, Arguments: []byte(`{"probe":"var-no-open-tool-2"}`)})
 		if !r.Unsupported {
 			t.Errorf("openTool under no-open-tool answered %+v, want unsupported", r)

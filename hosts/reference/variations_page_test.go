@@ -46,6 +46,7 @@ func variationPage(t *testing.T, ctx context.Context, variations ...string) *var
 // openProbeView opens a probe View and waits until it has its tool-input.
 func (p *varPage) openProbeView(probe string) {
 	p.t.Helper()
+	markProbe(probe)
 	say(p.t, p.page, fmt.Sprintf(`Please call the tool %s with arguments {"probe":%q,"delayMs":100}`, mcpserver.ToolSlow, probe))
 	waitReports(p.t, probe, "tool-input")
 }

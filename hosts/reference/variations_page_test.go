@@ -166,19 +166,64 @@ func (p *varPage) downloadFile(uri string) map[string]any {
 // of that kind as the user and returns the answer.
 func (p *varPage) rpcConfirmed(dialog, method string, params any) map[string]any {
 	p.t.Helper()
-	done := make(chan map[string]any, 1)
-	go func() { done <- p.rpc(method, params, false) }()
+	done := p.rpcAsync(method, params)
 	// A hang guard, not a speed limit: 5 s once ran out on a loaded CI
 	// machine before the host page drew the dialog.
 	ms := 30000.0
 	if err := p.page.Locator(fmt.Sprintf(`[data-testid="dialog-%s"] [data-testid="dialog-confirm"]`, dialog)).Click(playwright.LocatorClickOptions{Timeout: &ms}); err != nil {
 		p.t.Fatalf("%s: no %s dialog: %v", method, dialog, err)
 	}
-	return <-done
+	return p.answer(method, done)
+}
+
+// rpcAnswer is what a request sent by rpcAsync got: the View's answer
+// (nil after the page's 30 s hang guard), or why none could be read.
+type rpcAnswer struct {
+	msg map[string]any
+	err error
+}
+
+// rpcAsync sends a request from the View in a goroutine of its own, for a
+// test that acts on the page (answers a question) before the host answers.
+// The goroutine never fails the test (t.Fatal there would leave the test's
+// receive waiting forever: seen under -count=2, a 10-minute stall); the
+// test reads the answer with answer.
+func (p *varPage) rpcAsync(method string, params any) <-chan rpcAnswer {
+	done := make(chan rpcAnswer, 1)
+	go func() {
+		m, err := p.send(method, params, false)
+		done <- rpcAnswer{m, err}
+	}()
+	return done
+}
+
+// answer waits for rpcAsync's answer: the page's own guard answers within
+// 30 s, so a longer wait means the evaluation itself is stuck.
+func (p *varPage) answer(method string, done <-chan rpcAnswer) map[string]any {
+	p.t.Helper()
+	select {
+	case a := <-done:
+		if a.err != nil {
+			p.t.Fatalf("%s from the View: %v", method, a.err)
+		}
+		return a.msg
+	case <-time.After(45 * time.Second):
+		p.t.Fatalf("%s from the View: no answer and no error within 45 s (the page's own guard is 30 s)", method)
+		return nil
+	}
 }
 
 func (p *varPage) rpc(method string, params any, notification bool) map[string]any {
 	p.t.Helper()
+	m, err := p.send(method, params, notification)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return m
+}
+
+// send is rpc without the test: safe in any goroutine.
+func (p *varPage) send(method string, params any, notification bool) (map[string]any, error) {
 	v, err := p.view().Evaluate(`([method, params, notification]) => new Promise((resolve) => {
 		const id = "variation-probe-" + Math.random();
 		const msg = notification ? { jsonrpc: "2.0", method, params } : { jsonrpc: "2.0", id, method, params };
@@ -190,10 +235,10 @@ func (p *varPage) rpc(method string, params any, notification bool) map[string]a
 		parent.postMessage(msg, "*");
 	})`, []any{method, params, notification})
 	if err != nil {
-		p.t.Fatal(err)
+		return nil, err
 	}
 	m, _ := v.(map[string]any)
-	return m
+	return m, nil
 }
 
 func errCode(m map[string]any) int {

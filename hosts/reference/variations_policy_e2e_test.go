@@ -82,13 +82,10 @@ var policyProofs = []variationProof{
 		stop := browserhost.AutoClick(approve, 100*time.Millisecond, nil, nil)
 		p.openProbeView("var-tool-approval")
 		stop()
-		done := make(chan map[string]any, 1)
-		go func() {
-			done <- p.rpc("tools/call", map[string]any{"name": mcpserver.ToolProbe, "arguments": map[string]any{"op": "config"}}, false)
-		}()
+		done := p.rpcAsync("tools/call", map[string]any{"name": mcpserver.ToolProbe, "arguments": map[string]any{"op": "config"}})
 		select {
 		case r := <-done:
-			t.Fatalf("tools/call answered %v before the user approved it", r)
+			t.Fatalf("tools/call answered %v (%v) before the user approved it", r.msg, r.err)
 		case <-time.After(time.Second):
 		}
 		// Waited for, not counted after the second above: a loaded machine
@@ -111,7 +108,7 @@ var policyProofs = []variationProof{
 		// Approve it (and any report of the probe's still waiting).
 		stop = browserhost.AutoClick(approve, 100*time.Millisecond, nil, nil)
 		defer stop()
-		if r := <-done; r["result"] == nil {
+		if r := p.answer("tools/call", done); r["result"] == nil {
 			t.Errorf("tools/call after approval answered %v, want the server's result", r)
 		}
 		if ok, _ := panel.IsVisible(); !ok {
@@ -228,11 +225,10 @@ var policyProofs = []variationProof{
 // confirm.
 func unansweredWhileAsking(t *testing.T, p *varPage, method string, params any, on func() playwright.Page, sel, text, confirm string) {
 	t.Helper()
-	done := make(chan map[string]any, 1)
-	go func() { done <- p.rpc(method, params, false) }()
+	done := p.rpcAsync(method, params)
 	select {
 	case r := <-done:
-		t.Fatalf("%s answered %v before the user answered the question", method, r)
+		t.Fatalf("%s answered %v (%v) before the user answered the question", method, r.msg, r.err)
 	case <-time.After(1500 * time.Millisecond):
 	}
 	page := on()
@@ -246,7 +242,7 @@ func unansweredWhileAsking(t *testing.T, p *varPage, method string, params any, 
 	if err := page.Locator(confirm).Last().Click(); err != nil {
 		t.Fatal(err)
 	}
-	if r := <-done; r == nil || r["result"] == nil {
+	if r := p.answer(method, done); r == nil || r["result"] == nil {
 		t.Errorf("%s after the user answered: %v, want a result", method, r)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/bridge/relay"
 	"github.com/mcpconform/mcpconform/hosts"
+	"github.com/mcpconform/mcpconform/internal/testkit/testwait"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -138,7 +139,7 @@ func TestRelayHandoverBeforeCatalogue(t *testing.T) {
 		go v1.serve()
 		hr, err := b.drive(rl, &resetHost{})
 		b.expectVerdicts(hr, err, allPass())
-		if v2 := <-fresh; !slices.Contains(v2.ranMethods(), "listTests") {
+		if v2 := testwait.Recv(t, fresh, 10*time.Second, "the remount never happened"); !slices.Contains(v2.ranMethods(), "listTests") {
 			t.Errorf("the fresh View ran %v, expected the catalogue (listTests) among them", v2.ranMethods())
 		}
 	})
@@ -165,7 +166,7 @@ func TestRelayHandoverBeforeStart(t *testing.T) {
 				if got := v1.ranMethods(); !slices.Equal(got, []string{"listTests"}) {
 					t.Errorf("the first View ran %v, expected only listTests", got)
 				}
-				<-fresh
+				testwait.Recv(t, fresh, 10*time.Second, "the remount never happened")
 			})
 		})
 	}
@@ -183,7 +184,7 @@ func TestRelayHandoverAfterStart(t *testing.T) {
 		go v1.serve()
 		hr, err := b.drive(rl, &resetHost{})
 		b.expectVerdicts(hr, err, allPass())
-		if v2 := <-fresh; !slices.Contains(v2.ranMethods(), "start") {
+		if v2 := testwait.Recv(t, fresh, 10*time.Second, "the remount never happened"); !slices.Contains(v2.ranMethods(), "start") {
 			t.Errorf("the fresh View ran %v, expected a start", v2.ranMethods())
 		}
 	})
@@ -210,7 +211,7 @@ func TestRelayHandoverWhileRequestParked(t *testing.T) {
 		want := allPass()
 		want[checkParks] = protocol.StatusError
 		b.expectVerdicts(hr, err, want)
-		<-fresh
+		testwait.Recv(t, fresh, 10*time.Second, "the remount never happened")
 	})
 }
 
@@ -238,7 +239,7 @@ func TestRelayHandoverWhilePollInFlight(t *testing.T) {
 			want := allPass()
 			want[checkWaits] = protocol.StatusError
 			b.expectVerdicts(hr, err, want)
-			<-fresh
+			testwait.Recv(t, fresh, 10*time.Second, "the remount never happened")
 		})
 	})
 	t.Run("resolveAndPoll", func(t *testing.T) {
@@ -252,7 +253,7 @@ func TestRelayHandoverWhilePollInFlight(t *testing.T) {
 			want := allPass()
 			want[checkParks] = protocol.StatusError
 			b.expectVerdicts(hr, err, want)
-			<-fresh
+			testwait.Recv(t, fresh, 10*time.Second, "the remount never happened")
 		})
 	})
 }

@@ -78,20 +78,54 @@ func startedRun(t *testing.T, junitPath, marker string) (cmd *exec.Cmd, stderr *
 	}
 	stderr = &bytes.Buffer{}
 	cmd.Stderr = stderr
+	// A process the run leaves behind (what these tests look for) may hold
+	// stderr open: Wait stops waiting for it 10 s after the run exits.
+	cmd.WaitDelay = 10 * time.Second
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	sc := bufio.NewScanner(stdout)
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "PASS") {
-			break
+	started := make(chan bool, 1)
+	go func() {
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "PASS") {
+				started <- true
+				return
+			}
 		}
+		started <- false
+	}()
+	select {
+	case ok := <-started:
+		if !ok {
+			cmd.Wait()
+			t.Fatalf("the run ended before any check passed:\n%s", stderr.String())
+		}
+	case <-time.After(3 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("no check passed within 3 minutes of the run's start")
 	}
 	return cmd, stderr, func() {
 		go func() {
 			for sc.Scan() {
 			}
 		}()
+	}
+}
+
+// waitExit is cmd.Wait, at most d: a run that does not stop is killed
+// and the test fails.
+func waitExit(t *testing.T, cmd *exec.Cmd, d time.Duration) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		cmd.Process.Kill()
+		t.Fatalf("the run had not exited %s later; killed", d)
+		return nil
 	}
 }
 
@@ -110,7 +144,7 @@ func TestSignalStopsTheRunCleanly(t *testing.T) {
 			sent := time.Now()
 			cmd.Process.Signal(c.sig)
 			rest()
-			err := cmd.Wait()
+			err := waitExit(t, cmd, 2*time.Minute)
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != c.code {
 				t.Fatalf("exit %v, want %d\n%s", err, c.code, stderr.String())
@@ -157,7 +191,7 @@ func TestBrowserCrashIsInfraAndLeavesNothingBehind(t *testing.T) {
 		t.Fatalf("found no browser process to kill among:\n%s", strings.Join(leftovers(marker), "\n"))
 	}
 	rest()
-	err := cmd.Wait()
+	err := waitExit(t, cmd, 2*time.Minute)
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != ExitInfra {
 		t.Fatalf("exit %v, want %d\n%s", err, ExitInfra, stderr.String())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/hosts/browserhost"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/testwait"
 	"github.com/mcpconform/mcpconform/protocol"
 )
 
@@ -102,19 +103,28 @@ function dl(name) {
 </script></body>`
 	b := openPage(t, page)
 	ctx := context.Background()
-	check := func(marker string, timeoutMs int) (string, bool) {
-		t.Helper()
+	// download is check without the test: safe in a goroutine (t.Fatal
+	// there would leave the test's receive waiting forever).
+	download := func(marker string, timeoutMs int) (string, bool, error) {
 		r, err := b.CheckDownload(ctx, protocol.Request{Marker: marker, TimeoutMs: timeoutMs})
 		if err != nil {
-			t.Fatal(err)
+			return "", false, err
 		}
 		var d browserhost.Download
 		if r.OK {
 			if err := json.Unmarshal(r.Value, &d); err != nil {
-				t.Fatal(err)
+				return "", false, err
 			}
 		}
-		return d.Filename, r.OK
+		return d.Filename, r.OK, nil
+	}
+	check := func(marker string, timeoutMs int) (string, bool) {
+		t.Helper()
+		name, ok, err := download(marker, timeoutMs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return name, ok
 	}
 	click := func(name string) {
 		t.Helper()
@@ -127,15 +137,20 @@ function dl(name) {
 	if _, ok := check("", 5000); !ok {
 		t.Fatal("no first download")
 	}
-	got := make(chan string, 1)
+	type answer struct {
+		name string
+		err  error
+	}
+	got := make(chan answer, 1)
 	go func() {
-		name, _ := check("mark-a1", 5000)
-		got <- name
+		name, _, err := download("mark-a1", 5000)
+		got <- answer{name, err}
 	}()
 	click("second-other.txt")
 	click("early-mark-a1.txt")
-	if name := <-got; name != "early-mark-a1.txt" {
-		t.Fatalf("marked wait: got %q, want early-mark-a1.txt", name)
+	// The marked wait gives up after its 5 s.
+	if a := testwait.Recv(t, got, 15*time.Second, "the marked download wait never returned"); a.err != nil || a.name != "early-mark-a1.txt" {
+		t.Fatalf("marked wait: got %q (%v), want early-mark-a1.txt", a.name, a.err)
 	}
 	// Taken by the marked request: the next unmarked one is the other file.
 	if name, ok := check("", 1000); !ok || name != "second-other.txt" {

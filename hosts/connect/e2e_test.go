@@ -160,8 +160,14 @@ func TestConnectOperatorClicksTheTrigger(t *testing.T) {
 	// asked, confirm seeing the conversation's marker when it is there.
 	clicks := 0
 	seen := 0
+	// The whole run's bound: the catalogue with an operator takes about a
+	// minute; a run that never ends fails here instead of at go test's
+	// timeout.
+	giveUp := time.After(5 * time.Minute)
 	for {
 		select {
+		case <-giveUp:
+			t.Fatalf("the run had not ended after 5 minutes:\n%s", tm.Screen())
 		case r := <-done:
 			if r.err != nil {
 				t.Fatalf("run: %v\n%s", r.err, tm.Screen())

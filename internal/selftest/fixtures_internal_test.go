@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -19,7 +20,8 @@ import (
 // fixture server it was given, as a host does, and reads how many MCP
 // sessions that server has recorded by the time both runs are connected.
 type recordHost struct {
-	both      *sync.WaitGroup // every run has connected
+	both      *sync.WaitGroup // every run has connected (or failed to)
+	once      sync.Once
 	url       string
 	initSeen  int
 	setupDone error
@@ -38,6 +40,9 @@ func (h *recordHost) Teardown(context.Context) error {
 	return nil
 }
 func (h *recordHost) Setup(ctx context.Context, env hosts.Env) error {
+	// Counted once whatever happens, so that a run that fails to connect
+	// does not leave the other waiting for it.
+	defer h.once.Do(h.both.Done)
 	h.url = env.ServerURL
 	c := mcp.NewClient(&mcp.Implementation{Name: "record-host", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: env.ServerURL}, nil)
@@ -46,8 +51,11 @@ func (h *recordHost) Setup(ctx context.Context, env hosts.Env) error {
 		return err
 	}
 	defer cs.Close()
-	h.both.Done()
-	h.both.Wait()
+	h.once.Do(h.both.Done)
+	if err := waitGroup(ctx, h.both, 30*time.Second); err != nil {
+		h.setupDone = err
+		return err
+	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: mcpserver.ToolProbe, Arguments: map[string]any{"op": "observations", "value": map[string]any{"tools": []string{}}}})
 	if err != nil {
 		h.setupDone = err
@@ -65,6 +73,20 @@ func (h *recordHost) Setup(ctx context.Context, env hosts.Env) error {
 	}
 	h.initSeen = len(out.Observations.Initializes)
 	return nil
+}
+
+// waitGroup waits for wg, at most d or until ctx ends.
+func waitGroup(ctx context.Context, wg *sync.WaitGroup, d time.Duration) error {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return fmt.Errorf("the other run did not connect within %s", d)
+	}
 }
 
 // TestRunsAtOnceKeepRecordsApart: two self-test runs at once, each given
@@ -91,7 +113,10 @@ func TestRunsAtOnceKeepRecordsApart(t *testing.T) {
 			_, _ = ownFixturesRun(t.Context(), h, runner.Options{Env: shared})
 		}()
 	}
-	wg.Wait()
+	// Each run's Setup gives up on the other after 30 s.
+	if err := waitGroup(t.Context(), &wg, time.Minute); err != nil {
+		t.Fatalf("the runs did not end: %v", err)
+	}
 	for i, h := range hs {
 		if h.setupDone != nil {
 			t.Fatalf("run %d: %v", i, h.setupDone)

@@ -16,6 +16,7 @@ import (
 
 	weblogin "github.com/mcpconform/mcpconform/internal/login"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
+	"github.com/mcpconform/mcpconform/internal/testkit/testwait"
 )
 
 // The user logs in in the window and closes it: the session lands in the
@@ -60,7 +61,7 @@ func TestLoginSavesThePrivateSession(t *testing.T) {
 	if err != nil {
 		t.Fatalf("login: %v\n%s", err, stdout.String())
 	}
-	if err := <-userErr; err != nil {
+	if err := testwait.Recv(t, userErr, time.Minute, "the simulated user never finished"); err != nil {
 		t.Fatalf("the simulated user: %v", err)
 	}
 	fi, err := os.Stat(out)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
@@ -72,11 +74,20 @@ func mcpconform(t *testing.T, env []string, args ...string) (stdout, stderr stri
 // environment plus env.
 func mcpconformExec(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(binary(t), args...)
+	// A hang guard, not a speed limit: the longest of these (a bench, a
+	// soak) take under a minute alone. WaitDelay: a process the binary
+	// leaves behind may hold its output open after it exits.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary(t), args...)
+	cmd.WaitDelay = 10 * time.Second
 	cmd.Env = append(cleanEnviron("MCPCONFORM_EVIDENCE_DIR="+filepath.Join(t.TempDir(), "evidence")), env...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("mcpconform %v had not exited after 10 minutes; killed. Its stderr:\n%s", args, e.String())
+	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()

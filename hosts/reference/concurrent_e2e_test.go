@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/testkit/testwait"
 	"github.com/mcpconform/mcpconform/protocol"
 	"github.com/mcpconform/mcpconform/report"
 	"github.com/mcpconform/mcpconform/runner"
@@ -31,7 +32,11 @@ func TestConcurrentHostsDoNotMix(t *testing.T) {
 			runs[i], errs[i] = runner.Run(ctx, h, runner.Options{Env: e, Selection: sel})
 		}()
 	}
-	wg.Wait()
+	// Bounded beyond ctx: a run that does not honour its context fails
+	// here instead of at go test's timeout.
+	ended := make(chan struct{})
+	go func() { wg.Wait(); close(ended) }()
+	testwait.Recv(t, ended, 4*time.Minute, "the two runs had not ended after 4 minutes")
 	for i, err := range errs {
 		if err != nil {
 			t.Fatalf("host %d: %v", i, err)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -84,22 +85,30 @@ func startInteropServer(t *testing.T, ctx context.Context) string {
 		cmd.Wait()
 	})
 	ready := make(chan struct{})
-	var said strings.Builder
+	var (
+		mu   sync.Mutex
+		said strings.Builder // the server's first lines, for a failure
+	)
 	go func() {
 		sc := bufio.NewScanner(out)
+		var once sync.Once
 		for sc.Scan() {
+			mu.Lock()
 			if said.Len() < 4096 {
 				said.WriteString(sc.Text() + "\n")
 			}
+			mu.Unlock()
 			if strings.Contains(sc.Text(), "listening") {
-				close(ready)
+				once.Do(func() { close(ready) })
 			}
 		}
 	}()
 	select {
 	case <-ready:
 	case <-time.After(30 * time.Second):
-		t.Fatalf("%s did not start listening within 30 s", interopPackage)
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("%s did not start listening within 30 s; it said:\n%s", interopPackage, said.String())
 	}
 	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
 }

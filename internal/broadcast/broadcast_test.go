@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpconform/mcpconform/internal/testkit/testwait"
 )
 
 func closed(c <-chan struct{}) bool {
@@ -104,7 +106,9 @@ func TestUntilWakesAtNotifyAndLooksOnceMoreAtTheDeadline(t *testing.T) {
 	}
 	set(true)
 	s.Notify()
-	if !<-done {
+	// The wait's own deadline is an hour: a Notify that no longer wakes it
+	// fails here, not at go test's timeout.
+	if !testwait.Recv(t, done, 10*time.Second, "a Notify after the condition came true did not end the wait within 10 s") {
 		t.Fatal("a Notify after the condition came true did not end the wait with true")
 	}
 

@@ -59,6 +59,10 @@ func TestSelfTest(t *testing.T) {
 		defer close(specificity)
 		checkSpecificity(t, ctx, env, variations, pool)
 	}()
+	// Whatever ends the test (checkCascades may stop it), the specificity
+	// pass reports into t first: a goroutine logging into an ended test
+	// panics the binary.
+	defer func() { <-specificity }()
 	s, err := selftest.Run(ctx, tab, selftest.Options{
 		Scope: scope,
 		Pool:  pool,
@@ -75,7 +79,6 @@ func TestSelfTest(t *testing.T) {
 		},
 	})
 	if err != nil {
-		<-specificity
 		t.Fatal(err)
 	}
 	for _, p := range s.Baseline {
@@ -103,7 +106,6 @@ func TestSelfTest(t *testing.T) {
 	t.Logf("mutation score %d/%d, precision %d/%d defects (scope %s) in %s", len(s.Proven), s.Checks,
 		len(s.Runs)-len(s.Extra), len(s.Runs), scope, time.Since(start).Round(time.Second))
 	checkCascades(t, tab, s.Runs)
-	<-specificity
 }
 
 // runsAtOnce is MCPCONFORM_SELFTEST_PARALLEL: how many reference-host

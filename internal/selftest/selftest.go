@@ -453,9 +453,9 @@ func packByArea(names []string, areas func(string) []string, solo func(string) b
 // DefectGroups runs as one reference host holding all its defects, over
 // the union of their areas, and each defect is judged on the checks of the
 // areas it reaches (its own, and those of the checks it may make SKIP).
-// The group's defects share no area, so each area's checks run under one defect, as they
-// would alone; the host page starts once per group instead of once per
-// defect. Where any member's judgement shows a problem (or the run
+// The group's defects share no area, so each area's checks run under one
+// defect, as they would alone; the host page starts once per group
+// instead of once per defect. Where any member's judgement shows a problem (or the run
 // fails), every member runs again alone, so that what is reported is
 // each defect's own: a group never hides or invents a problem. What it
 // could hide is a defect that no longer breaks its checks while a

@@ -200,8 +200,8 @@ const (
 	// ScopeFull sees of it alone, area by area); a problem in a run sends
 	// its members to run again alone. What it cannot see that ScopeFull
 	// does is only an interaction: a defect's effect that another defect
-	// of its run hides without showing anything itself. 63 runs instead
-	// of 95 (2026-12-05).
+	// of its run hides without showing anything itself. 62 runs instead
+	// of 95 (2026-12-05; each scope also runs the defect-free host).
 	ScopeGrouped Scope = "grouped"
 )
 

@@ -30,7 +30,7 @@ func TestSelfTest(t *testing.T) {
 	// CI runs the grouped scope: every defect judged on the whole
 	// catalogue, several defects per run, each judged on every area in a
 	// run where no other defect reaches it (selftest.CoverRuns: what the
-	// full scope sees of each defect alone, area by area, in 63 runs
+	// full scope sees of each defect alone, area by area, in 62 runs
 	// instead of 95). The two passes share
 	// selftest.RunsAtOnce run slots, the costliest run first.
 	// MCPCONFORM_SELFTEST=area runs the area scope (quicker, each defect

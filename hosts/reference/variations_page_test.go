@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts/reference"
+	"github.com/mcpconform/mcpconform/internal/testkit/testwait"
 )
 
 // The page of the variation proofs (variations_e2e_test.go): a reference
@@ -201,16 +202,11 @@ func (p *varPage) rpcAsync(method string, params any) <-chan rpcAnswer {
 // 30 s, so a longer wait means the evaluation itself is stuck.
 func (p *varPage) answer(method string, done <-chan rpcAnswer) map[string]any {
 	p.t.Helper()
-	select {
-	case a := <-done:
-		if a.err != nil {
-			p.t.Fatalf("%s from the View: %v", method, a.err)
-		}
-		return a.msg
-	case <-time.After(45 * time.Second):
-		p.t.Fatalf("%s from the View: no answer and no error within 45 s (the page's own guard is 30 s)", method)
-		return nil
+	a := testwait.Recv(p.t, done, 45*time.Second, method+" from the View: no answer and no error within 45 s (the page's own guard is 30 s)")
+	if a.err != nil {
+		p.t.Fatalf("%s from the View: %v", method, a.err)
 	}
+	return a.msg
 }
 
 func (p *varPage) rpc(method string, params any, notification bool) map[string]any {

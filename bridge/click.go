@@ -84,8 +84,17 @@ func aim(ctx context.Context, page playwright.Page, s *Suite, el playwright.Elem
 	}
 	x = box.X + t.X + t.Width/2
 	y = box.Y + t.Y + t.Height/2
-	// Start away from the button, so "hovered" can only come from this move.
+	// Start away from the button, so "hovered" can only come from this
+	// move: the button must count a pointer move after this one. Its
+	// hovered flag alone was stale in every lost press seen (2026-12-05:
+	// Chromium sent the out-of-process frame no pointerleave when the
+	// pointer moved to the host page, so the first look said "hovered"
+	// before the frame had seen this move, and the press went elsewhere).
 	if err := page.Mouse().Move(0, 0); err != nil {
+		return 0, 0, err
+	}
+	away, err := s.Trigger(ctx)
+	if err != nil {
 		return 0, 0, err
 	}
 	deadline := time.Now().Add(hoverWait)
@@ -97,7 +106,8 @@ func aim(ctx context.Context, page playwright.Page, s *Suite, el playwright.Elem
 		if err != nil {
 			return 0, 0, err
 		}
-		if t.Hovered {
+		// A suite that counts no moves (an older one) has only hovered.
+		if t.Hovered && (t.Moves == nil || away.Moves == nil || *t.Moves > *away.Moves) {
 			return x, y, nil
 		}
 		if time.Now().After(deadline) {

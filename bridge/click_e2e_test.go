@@ -85,3 +85,90 @@ func TestClickTriggerPressesAgainWhenAPressIsLost(t *testing.T) {
 		t.Errorf("the trigger after ClickTrigger: %s; want the lost press and one more, counted", raw)
 	}
 }
+
+// A trigger whose hovered flag is stale (true before the pointer ever
+// reached it, as when Chromium sent the out-of-process frame no
+// pointerleave) and which the host page covers for its first second, as
+// a layout in motion would. Presses aimed on the strength of the stale
+// flag alone landed on the cover and were lost (every lost press seen on
+// the reference host, 2026-12-05); the pointer must be seen by the button
+// after the runner's own move away, and then the first press lands.
+const staleHoverTrigger = `<!doctype html><body style="margin:0">
+<button id="b" style="margin:40px;width:200px;height:60px">trigger</button>
+<script>
+const b = document.getElementById("b");
+let hovered = true, moves = 0, clicks = 0, presses = 0;
+const waiters = new Set();
+b.addEventListener("pointermove", () => { hovered = true; moves++; });
+b.addEventListener("click", () => {
+  presses++;
+  clicks++;
+  for (const w of [...waiters]) w();
+});
+const info = () => { const r = b.getBoundingClientRect(); return {armed: true, x: r.x, y: r.y, width: r.width, height: r.height, hovered, moves, clicks, presses}; };
+window.__mcpConformance = {
+  trigger: info,
+  awaitClick: (n, ms) => new Promise((done) => {
+    const look = () => { if (clicks > n) { waiters.delete(look); clearTimeout(t); done(info()); } };
+    const t = setTimeout(() => { waiters.delete(look); done(info()); }, ms);
+    waiters.add(look);
+    look();
+  }),
+};
+</script>`
+
+func TestClickTriggerWaitsForAMoveNotAStaleHover(t *testing.T) {
+	br, _ := e2etest.Parts(t)
+	frame := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(staleHoverTrigger))
+	}))
+	t.Cleanup(frame.Close)
+	crossSite := strings.Replace(frame.URL, "127.0.0.1", "localhost", 1)
+	top := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<!doctype html><body style="margin:0">
+<iframe src="` + crossSite + `" style="margin:30px;width:400px;height:200px;border:0"></iframe>
+<div id="cover" style="position:absolute;left:0;top:0;width:500px;height:300px"></div>
+<script>
+let covered = 0;
+document.getElementById("cover").addEventListener("click", () => covered++);
+window.uncover = () => document.getElementById("cover").remove();
+</script>`))
+	}))
+	t.Cleanup(top.Close)
+	c, p, err := br.NewPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := p.Goto(top.URL); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := bridge.FindSuite(ctx, c, p, []string{"iframe"}, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The cover goes once the runner has been aiming for a while: until
+	// then no move reaches the button, and a press would hit the cover.
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		p.Evaluate("window.uncover()")
+	}()
+	if err := bridge.ClickTrigger(ctx, p, s); err != nil {
+		t.Fatalf("ClickTrigger: %v", err)
+	}
+	raw, err := s.Evaluator().Eval(ctx, "JSON.stringify(window.__mcpConformance.trigger())")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost, err := p.Evaluate("covered")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lost != 0 || !strings.Contains(string(raw), `\"presses\":1`) {
+		t.Errorf("the trigger after ClickTrigger: %s, %v press(es) on the cover; want one press, on the button, once a move had reached it", raw, lost)
+	}
+}

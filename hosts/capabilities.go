@@ -94,6 +94,14 @@ type (
 	AgentDescriber interface {
 		HasAgent(ctx context.Context, req protocol.Request) (protocol.Result, error)
 	}
+	// ViewKeeper says (a JSON boolean) whether probe Views may be opened
+	// side by side: the driver opens tools itself (ToolOpener) and the
+	// host keeps every View it shows open beside the ones opened after
+	// it, until it is closed. The suite then runs its probe checks side
+	// by side instead of one after another.
+	ViewKeeper interface {
+		KeepsViews(ctx context.Context, req protocol.Request) (protocol.Result, error)
+	}
 )
 
 // capability is a row of the one table of capabilities: the kind of
@@ -149,6 +157,7 @@ var capabilities = []capability{
 	row(protocol.KindObservePrompts, PromptObserver.ObservePrompts, true),
 	row(protocol.KindReadNewSessionToolList, NewSessionToolLister.ReadNewSessionToolList, false),
 	row(protocol.KindHasAgent, AgentDescriber.HasAgent, false),
+	row(protocol.KindKeepsViews, ViewKeeper.KeepsViews, false),
 }
 
 func lookup(k protocol.Kind) (capability, bool) {

@@ -72,6 +72,15 @@ const (
 	// (an Inspector, a development UI). A driver that cannot tell does not
 	// offer it, and the suite asks the agent control question instead.
 	KindHasAgent Kind = "hasAgent"
+	// KindKeepsViews reports, as a JSON boolean, whether probe Views may
+	// be opened side by side: the driver opens a tool's View itself
+	// (openTool) and the host keeps every View open beside the ones
+	// opened after it, until it is closed (a conversation of cards, unlike
+	// a host that shows one View at a time). The suite then runs the
+	// checks that each observe a probe View of their own side by side
+	// (issue #27); a driver that cannot tell does not offer it, and they
+	// run one after another.
+	KindKeepsViews Kind = "keepsViews"
 )
 
 // The phases of observePrompts.
@@ -96,6 +105,7 @@ var Kinds = []Kind{
 	KindToggleTheme, KindReadModelToolList, KindInspectFrame, KindReadConsole, KindResetIsolation,
 	KindCancelTool, KindCloseView, KindCheckDownload, KindOpenTool,
 	KindReadFrameMessages, KindObservePrompts, KindReadNewSessionToolList, KindHasAgent,
+	KindKeepsViews,
 }
 
 // Dialog names a host confirmation dialog for confirmDialog.
@@ -136,7 +146,7 @@ type Request struct {
 // is untrusted, so the runner validates before it dispatches.
 func (r Request) Validate() error {
 	switch r.Kind {
-	case KindClickTrigger, KindReadModelToolList, KindInspectFrame, KindResetIsolation, KindReadFrameMessages, KindReadNewSessionToolList, KindHasAgent:
+	case KindClickTrigger, KindReadModelToolList, KindInspectFrame, KindResetIsolation, KindReadFrameMessages, KindReadNewSessionToolList, KindHasAgent, KindKeepsViews:
 	case KindConfirmDialog:
 		switch r.Dialog {
 		case DialogOpenLink, DialogDownload, DialogSampling:
@@ -361,14 +371,18 @@ type ResolvedPoll struct {
 // in the app frame's viewport, whether the pointer has reached it, and the
 // frame's user-activation state.
 type TriggerInfo struct {
-	Armed            bool    `json:"armed"`
-	X                float64 `json:"x"`
-	Y                float64 `json:"y"`
-	Width            float64 `json:"width"`
-	Height           float64 `json:"height"`
-	Hovered          bool    `json:"hovered"`
-	Clicks           int     `json:"clicks"`
-	LastClickTrusted bool    `json:"lastClickTrusted"`
-	HasBeenActive    bool    `json:"hasBeenActive"`
-	IsActive         bool    `json:"isActive"`
+	Armed   bool    `json:"armed"`
+	X       float64 `json:"x"`
+	Y       float64 `json:"y"`
+	Width   float64 `json:"width"`
+	Height  float64 `json:"height"`
+	Hovered bool    `json:"hovered"`
+	// Moves counts the pointer moves the button has seen (nil from a
+	// suite that does not count them): hovered alone stays true when
+	// Chromium sends the out-of-process frame no pointerleave.
+	Moves            *int `json:"moves,omitempty"`
+	Clicks           int  `json:"clicks"`
+	LastClickTrusted bool `json:"lastClickTrusted"`
+	HasBeenActive    bool `json:"hasBeenActive"`
+	IsActive         bool `json:"isActive"`
 }

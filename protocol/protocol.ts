@@ -23,6 +23,7 @@ export const KINDS = [
   "observePrompts",
   "readNewSessionToolList",
   "hasAgent",
+  "keepsViews",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -68,7 +69,11 @@ export type CapabilityRequest =
   | { kind: "readNewSessionToolList" }
   // Whether the host has an agent that answers the conversation (a JSON
   // boolean), as its driver knows; unsupported where it cannot tell.
-  | { kind: "hasAgent" };
+  | { kind: "hasAgent" }
+  // Whether probe Views may be opened side by side (a JSON boolean): the
+  // driver opens a tool's View itself (openTool) and the host keeps every
+  // View open beside the ones opened after it, until it is closed.
+  | { kind: "keepsViews" };
 
 // A parked request carries a sequence number so the runner dispatches it once.
 export type ParkedRequest = CapabilityRequest & { seq: number };
@@ -153,6 +158,9 @@ export interface TriggerInfo {
   width: number;
   height: number;
   hovered: boolean;
+  // Pointer moves the button has seen: the runner aims only once one came
+  // after its own move away (hovered alone can be stale).
+  moves?: number;
   clicks: number;
   lastClickTrusted: boolean;
   hasBeenActive: boolean;

@@ -158,6 +158,7 @@ func TestHostsCheckEveryCapabilityForProfiles(t *testing.T) {
 		"MODEL_TOOLS":    "[data-testid=model-tool]@data-name",
 		"NEW_SESSION":    "goto {url}/?session=new",
 		"AGENT":          "present",
+		"VIEWS":          "replaced",
 	} {
 		vars["MCPCONFORM_INSP_"+k] = v
 	}

@@ -121,6 +121,13 @@ func (h *Host) HasAgent(context.Context, protocol.Request) (protocol.Result, err
 	return protocol.Result{OK: true, Value: browserhost.MustJSON(h.cfg.agent == AgentPresent)}, nil
 }
 
+// KeepsViews answers what the profile's VIEWS says: true for "kept" (every
+// View stays open beside later ones; OPEN_TOOL opens them in the suite's
+// page), false for "replaced".
+func (h *Host) KeepsViews(context.Context, protocol.Request) (protocol.Result, error) {
+	return protocol.Result{OK: true, Value: browserhost.MustJSON(h.cfg.views == ViewsKept)}, nil
+}
+
 // ReadNewSessionToolList asks the Go hook for a new session's tool list
 // or, from a profile, runs NEW_SESSION in a new tab of the browser context
 // (the same storage: what a host that persisted registrations restores

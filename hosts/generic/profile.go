@@ -92,7 +92,20 @@ type Profile struct {
 	// enables hasAgent. With "none" the checks that need the agent SKIP
 	// at once instead of after the agent control question's 20 s window.
 	Agent string `env:"AGENT"`
+	// Views is "kept" for a host that keeps every View it shows open
+	// beside the ones opened after it, until it is closed (a conversation
+	// of cards), or "replaced" for one that shows one at a time; it
+	// enables keepsViews. With "kept" (which needs OPEN_TOOL_PAGE=same:
+	// a new tab closes the last one, and its View) the suite runs its
+	// probe checks side by side.
+	Views string `env:"VIEWS"`
 }
+
+// The values of VIEWS.
+const (
+	ViewsKept     = "kept"
+	ViewsReplaced = "replaced"
+)
 
 // The values of AGENT.
 const (
@@ -301,6 +314,7 @@ type config struct {
 	modelTools   attrSpec
 	newSession   []Step
 	agent        string // AgentNone, AgentPresent, or "" (not said)
+	views        string // ViewsKept, ViewsReplaced, or "" (not said)
 }
 
 // readySpec is READY: a URL to wait for, or a text START prints.
@@ -448,7 +462,7 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 	// them would be literal text, which is never what was meant.
 	for _, f := range []struct{ v, val string }{{"APP_FRAME", p.AppFrame}, {"CONVERSATION", p.Conversation}, {"THEME_TOGGLE", p.ThemeToggle},
 		{"THEME_ATTR", p.ThemeAttr}, {"DIALOGS", strings.Join(p.Dialogs, ",")}, {"APPROVE", p.Approve}, {"OPEN_TOOL_PAGE", p.OpenToolPage},
-		{"MODEL_TOOLS", p.ModelTools}, {"UNSUPPORTED", strings.Join(p.Unsupported, ",")}, {"STORAGE_STATE", p.StorageState}, {"AGENT", p.Agent}} {
+		{"MODEL_TOOLS", p.ModelTools}, {"UNSUPPORTED", strings.Join(p.Unsupported, ",")}, {"STORAGE_STATE", p.StorageState}, {"AGENT", p.Agent}, {"VIEWS", p.Views}} {
 		if err := checkPlaceholders(f.val, nil); err != nil {
 			bad(f.v, "%v", err)
 		}
@@ -476,6 +490,13 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 			c.agent = k
 		} else {
 			bad("AGENT", "%q is not %q (no model answers the host's conversation) or %q", a, AgentNone, AgentPresent)
+		}
+	}
+	if v := strings.TrimSpace(p.Views); v != "" {
+		if k, ok := foldMatch(v, []string{ViewsKept, ViewsReplaced}); !ok {
+			bad("VIEWS", "%q is not %q (every View stays open beside later ones) or %q (one at a time)", v, ViewsKept, ViewsReplaced)
+		} else if c.views = k; k == ViewsKept && (len(c.openTool) == 0 || !c.openToolSame) {
+			bad("VIEWS", "is %q but %s does not open tools in the suite's page (%s=%s): a new tab closes the last one, and its View", k, Var(name, "OPEN_TOOL"), Var(name, "OPEN_TOOL_PAGE"), OpenToolSame)
 		}
 	}
 	if p.StorageState != "" {
@@ -517,7 +538,8 @@ func (c *config) capabilities(hk Hooks) map[protocol.Kind]bool {
 		protocol.KindCancelTool:           c.cancel.set(),
 		protocol.KindReadNewSessionToolList: hk.NewSessionTools != nil ||
 			(len(c.newSession) > 0 && c.modelTools.sel != ""),
-		protocol.KindHasAgent: c.agent != "",
+		protocol.KindHasAgent:   c.agent != "",
+		protocol.KindKeepsViews: c.views != "",
 	}
 	for k := range c.unsupported {
 		caps[k] = false
@@ -549,6 +571,8 @@ func (c *config) why(k protocol.Kind) string {
 		return "NEW_SESSION is not set"
 	case protocol.KindHasAgent:
 		return "AGENT is not set"
+	case protocol.KindKeepsViews:
+		return "VIEWS is not set"
 	}
 	return "not configured"
 }

@@ -36,6 +36,7 @@ func full() map[string]string {
 		"MCPCONFORM_DEMO_MODEL_TOOLS", `ul.tools li@data-name`,
 		"MCPCONFORM_DEMO_NEW_SESSION", "goto {url}/chat/new\nwait-for ul.tools",
 		"MCPCONFORM_DEMO_AGENT", "present",
+		"MCPCONFORM_DEMO_VIEWS", "replaced",
 	)
 }
 

@@ -3,6 +3,7 @@ package generic
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -81,7 +82,7 @@ func TestLoadGoodProfile(t *testing.T) {
 	for _, k := range protocol.Kinds {
 		want := false
 		for _, g := range protocol.Kinds {
-			want = want || (g == k && !slices.Contains([]protocol.Kind{protocol.KindReadModelToolList, protocol.KindOpenTool, protocol.KindCloseView, protocol.KindCancelTool, protocol.KindReadNewSessionToolList, protocol.KindHasAgent}, k))
+			want = want || (g == k && !slices.Contains([]protocol.Kind{protocol.KindReadModelToolList, protocol.KindOpenTool, protocol.KindCloseView, protocol.KindCancelTool, protocol.KindReadNewSessionToolList, protocol.KindHasAgent, protocol.KindKeepsViews}, k))
 		}
 		if got := hosts.Supports(h, k); got != want {
 			t.Errorf("%s supported: %v, want %v", k, got, want)
@@ -279,16 +280,37 @@ func TestThemeOf(t *testing.T) {
 }
 
 // The host value has exactly the capabilities the profile configures: for
-// every subset of the kinds, hosts.Supports (what the runner and the reports
+// every subset of the kinds with at most two kinds in or out, and 4096
+// others drawn at random (every subset of 18 kinds is 262 144 of them),
+// hosts.Supports (what the runner and the reports
 // see) sees that subset and no more, and no other protocol kind; and
 // hosts.Dispatch answers an unconfigured kind "unsupported" at once,
 // without calling its method (the bare Host has no page: a call would
 // panic, which Dispatch would report as a harness error instead).
 func TestHostHasExactlyTheConfiguredCapabilities(t *testing.T) {
-	if len(protocol.Kinds) >= 18 {
-		t.Fatalf("%d protocol.Kinds: the subset loop below would not finish", len(protocol.Kinds))
+	n := len(protocol.Kinds)
+	if n >= 31 {
+		t.Fatalf("%d protocol.Kinds: the masks below no longer fit", n)
 	}
-	for m := 0; m < 1<<len(protocol.Kinds); m++ {
+	all := 1<<n - 1
+	var masks []int
+	for i := -1; i < n; i++ {
+		for j := i; j < n; j++ {
+			m := 0
+			if i >= 0 {
+				m |= 1 << i
+			}
+			if j >= 0 {
+				m |= 1 << j
+			}
+			masks = append(masks, m, all^m)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 4096 {
+		masks = append(masks, rng.IntN(all+1))
+	}
+	for _, m := range masks {
 		h := &Host{cfg: &config{name: "x", caps: map[protocol.Kind]bool{}}}
 		want := map[protocol.Kind]bool{}
 		for i, k := range protocol.Kinds {
@@ -443,4 +465,36 @@ func TestAgentDeclaration(t *testing.T) {
 		}
 	}
 	refused(t, []badProfile{{"agent misspelt", with(good(), "MCPCONFORM_DEMO_AGENT", "nobody"), []string{"MCPCONFORM_DEMO_AGENT", `"nobody"`, `"none"`, `"present"`}}})
+}
+
+// VIEWS says whether the host keeps every View open beside later ones:
+// "kept" offers keepsViews answering true (the probe checks run side by
+// side), which needs OPEN_TOOL in the suite's page; "replaced" false;
+// unset leaves keepsViews unsupported, naming the variable; anything
+// else, and "kept" with OPEN_TOOL in new tabs, is refused.
+func TestViewsDeclaration(t *testing.T) {
+	same := with(good(), "MCPCONFORM_DEMO_OPEN_TOOL", "click [data-testid=tool-picker]; click [data-tool={tool}]; fill textarea={arguments}", "MCPCONFORM_DEMO_OPEN_TOOL_PAGE", "same")
+	for _, c := range []struct {
+		val  string
+		want string // keepsViews' value, or "" when not offered
+	}{{"kept", "true"}, {" Kept ", "true"}, {"replaced", "false"}, {"<unset>", ""}} {
+		h, err := Lookup("demo", envconfig.MapLookuper(with(same, "MCPCONFORM_DEMO_VIEWS", c.val)))
+		if err != nil {
+			t.Fatalf("VIEWS=%q: %v", c.val, err)
+		}
+		r := hosts.Dispatch(context.Background(), h, protocol.Request{Kind: protocol.KindKeepsViews})
+		if c.want == "" {
+			if !r.Unsupported || !strings.Contains(r.Error, "MCPCONFORM_DEMO_VIEWS") {
+				t.Errorf("VIEWS unset: %+v, want unsupported naming the variable", r)
+			}
+			continue
+		}
+		if !r.OK || string(r.Value) != c.want {
+			t.Errorf("VIEWS=%q: keepsViews %+v, want %s", c.val, r, c.want)
+		}
+	}
+	refused(t, []badProfile{
+		{"views misspelt", with(same, "MCPCONFORM_DEMO_VIEWS", "many"), []string{"MCPCONFORM_DEMO_VIEWS", `"many"`, `"kept"`, `"replaced"`}},
+		{"views kept in new tabs", with(good(), "MCPCONFORM_DEMO_VIEWS", "kept", "MCPCONFORM_DEMO_OPEN_TOOL", "goto {url}/?tool={tool:url}&args={arguments:url}"), []string{"MCPCONFORM_DEMO_VIEWS", "MCPCONFORM_DEMO_OPEN_TOOL_PAGE=same"}},
+	})
 }

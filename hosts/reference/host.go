@@ -198,6 +198,15 @@ func (h *Host) Supports(k protocol.Kind) bool {
 	return k != protocol.KindOpenTool || !h.variations["no-open-tool"]
 }
 
+// KeepsViews says the page keeps every View: each call's View is an app
+// card of the conversation, which stays until its close button is
+// pressed, so probe Views may be opened side by side. It holds only where
+// the driver opens tools itself (not under no-open-tool, where the agent
+// is asked through the suite's trigger, one request at a time).
+func (h *Host) KeepsViews(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return protocol.Result{OK: true, Value: browserhost.MustJSON(h.Supports(protocol.KindOpenTool))}, nil
+}
+
 // OpenTool calls the tool with the arguments from the host's own tool
 // picker, as a user would: no agent is involved, and the tool's View
 // appears in a new app card of the same page, rendered exactly as an
@@ -310,14 +319,20 @@ func (h *Host) CancelTool(ctx context.Context, req protocol.Request) (protocol.R
 }
 
 // CloseView clicks the close button of the card whose View shows the marker
-// and waits until the host has removed the card (after its teardown, whose
-// answer the page waits for up to 15 s: TEARDOWN_ANSWER_MS in web/view.ts).
+// and waits until the host has taken the close: the page disables the
+// button as it starts tearing the View down, and removes the card once the
+// View has answered ui/resource-teardown (up to 15 s later:
+// TEARDOWN_ANSWER_MS in web/view.ts). What the View saw of the teardown
+// is the checks' to judge from its reports; waiting here for the removal
+// held the runner, and with it every check beside this one, for the
+// View's second of work (lifecycle/teardown-sent's probe, issue #27).
 func (h *Host) CloseView(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	return h.pressOnCard(req.Marker, func(c playwright.Locator) (playwright.Locator, playwright.Locator) {
-		return c.Locator(selViewClose), c
+		// Gone once the button is disabled or the card removed.
+		return c.Locator(selViewClose), c.Locator(selViewClose + ":enabled")
 	}, playwright.WaitForSelectorStateDetached, 30000,
 		"could not press the close button: ",
-		"the View was not removed after its close button: ")
+		"the host did not take the close (the button stayed enabled and the View shown): ")
 }
 
 // pressOnCard finds the card whose View shows marker, clicks the button

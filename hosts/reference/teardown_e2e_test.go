@@ -218,7 +218,13 @@ func TestCloseViewWhileALaterViewStays(t *testing.T) {
 		t.Fatalf("closing the first of two probe Views (after %s): %+v %v", time.Since(start).Round(time.Millisecond), r, err)
 	}
 	waitReports(t, first, "teardown")
+	// closeView returns once the host took the close; the card goes once
+	// the View answered its teardown (a second of work, FLUSH_MS).
+	waitReports(t, first, "flushed")
 	cards := h.Page.Locator(`[data-testid="app-card"][data-tool="` + mcpserver.ToolSlow + `"]`)
+	if err := cards.Nth(1).WaitFor(playwright.LocatorWaitForOptions{State: playwright.WaitForSelectorStateDetached, Timeout: playwright.Float(15000)}); err != nil {
+		t.Fatalf("the closed View's card was not removed after its teardown was answered: %v", err)
+	}
 	if n, err := cards.Count(); err != nil || n != 1 {
 		t.Fatalf("after closing one of two probe Views, %d probe cards are shown (%v): want the later one", n, err)
 	}

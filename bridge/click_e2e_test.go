@@ -74,8 +74,12 @@ func TestClickTriggerPressesAgainWhenAPressIsLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := bridge.ClickTrigger(ctx, p, s); err != nil {
+	presses, err := bridge.ClickTrigger(ctx, p, s)
+	if err != nil {
 		t.Fatalf("ClickTrigger with the first press lost: %v", err)
+	}
+	if presses != 2 {
+		t.Errorf("ClickTrigger reports %d presses; want 2, the lost one said", presses)
 	}
 	raw, err := s.Evaluator().Eval(ctx, "JSON.stringify(window.__mcpConformance.trigger())")
 	if err != nil {
@@ -157,7 +161,8 @@ window.uncover = () => document.getElementById("cover").remove();
 		time.Sleep(700 * time.Millisecond)
 		p.Evaluate("window.uncover()")
 	}()
-	if err := bridge.ClickTrigger(ctx, p, s); err != nil {
+	presses, err := bridge.ClickTrigger(ctx, p, s)
+	if err != nil {
 		t.Fatalf("ClickTrigger: %v", err)
 	}
 	raw, err := s.Evaluator().Eval(ctx, "JSON.stringify(window.__mcpConformance.trigger())")
@@ -168,7 +173,7 @@ window.uncover = () => document.getElementById("cover").remove();
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lost != 0 || !strings.Contains(string(raw), `\"presses\":1`) {
-		t.Errorf("the trigger after ClickTrigger: %s, %v press(es) on the cover; want one press, on the button, once a move had reached it", raw, lost)
+	if lost != 0 || presses != 1 || !strings.Contains(string(raw), `\"presses\":1`) {
+		t.Errorf("the trigger after ClickTrigger (%d presses): %s, %v press(es) on the cover; want one press, on the button, once a move had reached it", presses, raw, lost)
 	}
 }

@@ -16,7 +16,10 @@ import (
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
-var videoChecks = []string{"negotiation/ui-extension-advertised", "negotiation/ui-resource-read", "negotiation/legacy-resource-uri"}
+// Checks that run one after another (none side by side: TestDef.sideBySide),
+// two of them with a probe View of their own, so that the video shows
+// more than the suite's View.
+var videoChecks = []string{"negotiation/ui-extension-advertised", "lifecycle/tool-cancelled", "tools/app-tools-limited"}
 
 // TestRunVideoRecordsTheHostAndTheReportsLinkIt: run --video on the
 // reference host saves a WebM of the host page under the evidence
@@ -76,7 +79,7 @@ func TestRunVideoRecordsTheHostAndTheReportsLinkIt(t *testing.T) {
 		}
 		offsets[c.ID] = *c.StartedAtMs
 	}
-	// The suite runs checks in order: each starts after the one before
+	// These checks run in order: each starts after the one before
 	// ended, less a poll's slack. (The runner learns a check's start when
 	// a poll first shows it running, so a start can be late by as long as
 	// a poll takes: 144 ms once in CI on a loaded machine, against 50 ms

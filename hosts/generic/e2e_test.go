@@ -166,6 +166,8 @@ func TestReferenceThroughProfileAndHooks(t *testing.T) {
 		Close:        `[data-testid="view-close"]`,
 		Cancel:       `[data-testid="tool-stop"]`,
 		Agent:        AgentPresent,
+		// OPEN_TOOL's new tab closes the last one, and its View.
+		Views: ViewsReplaced,
 	}
 	hk := Hooks{
 		Vars: []string{PhURL},

@@ -8,29 +8,28 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mxschmitt/playwright-go"
+
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
 )
 
-// A trigger whose first press never counts, as when Chromium sent a press
-// aimed at it to another frame right after the host page's layout
-// changed (the View saw neither its pointerdown nor its click). The
-// channel is the suite's trigger(), awaitClick() as the engine has them.
-const swallowingTrigger = `<!doctype html><body style="margin:0">
+// triggerPage is a trigger button with the suite's trigger() and
+// awaitClick() as the engine has them. state declares hovered and presses
+// with their first values; handlers are the button's listeners, where a
+// click the button counts calls count(). Pointer moves are counted as the
+// suite counts them (moves).
+func triggerPage(state, handlers string) string {
+	return `<!doctype html><body style="margin:0">
 <button id="b" style="margin:40px;width:200px;height:60px">trigger</button>
 <script>
 const b = document.getElementById("b");
-let hovered = false, clicks = 0, presses = 0;
+` + state + `
+let moves = 0, clicks = 0;
 const waiters = new Set();
-b.addEventListener("pointermove", () => (hovered = true));
-b.addEventListener("pointerleave", () => (hovered = false));
-b.addEventListener("click", () => {
-  presses++;
-  if (presses === 1) return; // lost
-  clicks++;
-  for (const w of [...waiters]) w();
-});
-const info = () => { const r = b.getBoundingClientRect(); return {armed: true, x: r.x, y: r.y, width: r.width, height: r.height, hovered, clicks, presses}; };
+const count = () => { clicks++; for (const w of [...waiters]) w(); };
+` + handlers + `
+const info = () => { const r = b.getBoundingClientRect(); return {armed: true, x: r.x, y: r.y, width: r.width, height: r.height, hovered, moves, clicks, presses}; };
 window.__mcpConformance = {
   trigger: info,
   awaitClick: (n, ms) => new Promise((done) => {
@@ -41,25 +40,24 @@ window.__mcpConformance = {
   }),
 };
 </script>`
+}
 
-// A press the button never counts is made again, and the click lands: not
-// an error after the whole wait (ClickTrigger waited 10 s for the lost
-// press, then failed).
-func TestClickTriggerPressesAgainWhenAPressIsLost(t *testing.T) {
+// openTrigger serves page in a frame on another site (localhost against
+// 127.0.0.1: an out-of-process frame, as a View is) of a top page, which
+// has extra after the iframe, and binds the suite's channel in it.
+func openTrigger(t *testing.T, page, extra string) (context.Context, playwright.Page, *bridge.Suite) {
+	t.Helper()
 	br, _ := e2etest.Parts(t)
-	frame := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(swallowingTrigger))
-	}))
-	t.Cleanup(frame.Close)
-	// The frame on another site (localhost against 127.0.0.1): an
-	// out-of-process frame, as a View is.
-	crossSite := strings.Replace(frame.URL, "127.0.0.1", "localhost", 1)
-	top := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(`<!doctype html><iframe src="` + crossSite + `" style="margin:30px;width:400px;height:200px"></iframe>`))
-	}))
-	t.Cleanup(top.Close)
+	serve := func(body string) *httptest.Server {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(body))
+		}))
+		t.Cleanup(srv.Close)
+		return srv
+	}
+	crossSite := strings.Replace(serve(page).URL, "127.0.0.1", "localhost", 1)
+	top := serve(`<!doctype html><body style="margin:0"><iframe src="` + crossSite + `" style="margin:30px;width:400px;height:200px;border:0"></iframe>` + extra)
 	c, p, err := br.NewPage()
 	if err != nil {
 		t.Fatal(err)
@@ -69,11 +67,31 @@ func TestClickTriggerPressesAgainWhenAPressIsLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	s, err := bridge.FindSuite(ctx, c, p, []string{"iframe"}, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ctx, p, s
+}
+
+// A trigger whose first press never counts, as when Chromium sent a press
+// aimed at it to another frame (the View saw neither its pointerdown nor
+// its click).
+var swallowingTrigger = triggerPage(`let hovered = false, presses = 0;`, `
+b.addEventListener("pointermove", () => { hovered = true; moves++; });
+b.addEventListener("pointerleave", () => (hovered = false));
+b.addEventListener("click", () => {
+  presses++;
+  if (presses === 1) return; // lost
+  count();
+});`)
+
+// A press the button never counts is made again, and the click lands: not
+// an error after the whole wait (ClickTrigger waited 10 s for the lost
+// press, then failed); and the press made again is said.
+func TestClickTriggerPressesAgainWhenAPressIsLost(t *testing.T) {
+	ctx, p, s := openTrigger(t, swallowingTrigger, "")
 	presses, err := bridge.ClickTrigger(ctx, p, s)
 	if err != nil {
 		t.Fatalf("ClickTrigger with the first press lost: %v", err)
@@ -92,69 +110,23 @@ func TestClickTriggerPressesAgainWhenAPressIsLost(t *testing.T) {
 
 // A trigger whose hovered flag is stale (true before the pointer ever
 // reached it, as when Chromium sent the out-of-process frame no
-// pointerleave) and which the host page covers for its first second, as
+// pointerleave) and which the host page covers for its first 700 ms, as
 // a layout in motion would. Presses aimed on the strength of the stale
 // flag alone landed on the cover and were lost (every lost press seen on
 // the reference host, 2026-12-05); the pointer must be seen by the button
 // after the runner's own move away, and then the first press lands.
-const staleHoverTrigger = `<!doctype html><body style="margin:0">
-<button id="b" style="margin:40px;width:200px;height:60px">trigger</button>
-<script>
-const b = document.getElementById("b");
-let hovered = true, moves = 0, clicks = 0, presses = 0;
-const waiters = new Set();
+var staleHoverTrigger = triggerPage(`let hovered = true, presses = 0;`, `
 b.addEventListener("pointermove", () => { hovered = true; moves++; });
-b.addEventListener("click", () => {
-  presses++;
-  clicks++;
-  for (const w of [...waiters]) w();
-});
-const info = () => { const r = b.getBoundingClientRect(); return {armed: true, x: r.x, y: r.y, width: r.width, height: r.height, hovered, moves, clicks, presses}; };
-window.__mcpConformance = {
-  trigger: info,
-  awaitClick: (n, ms) => new Promise((done) => {
-    const look = () => { if (clicks > n) { waiters.delete(look); clearTimeout(t); done(info()); } };
-    const t = setTimeout(() => { waiters.delete(look); done(info()); }, ms);
-    waiters.add(look);
-    look();
-  }),
-};
-</script>`
+b.addEventListener("click", () => { presses++; count(); });`)
 
 func TestClickTriggerWaitsForAMoveNotAStaleHover(t *testing.T) {
-	br, _ := e2etest.Parts(t)
-	frame := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(staleHoverTrigger))
-	}))
-	t.Cleanup(frame.Close)
-	crossSite := strings.Replace(frame.URL, "127.0.0.1", "localhost", 1)
-	top := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(`<!doctype html><body style="margin:0">
-<iframe src="` + crossSite + `" style="margin:30px;width:400px;height:200px;border:0"></iframe>
+	ctx, p, s := openTrigger(t, staleHoverTrigger, `
 <div id="cover" style="position:absolute;left:0;top:0;width:500px;height:300px"></div>
 <script>
 let covered = 0;
 document.getElementById("cover").addEventListener("click", () => covered++);
 window.uncover = () => document.getElementById("cover").remove();
-</script>`))
-	}))
-	t.Cleanup(top.Close)
-	c, p, err := br.NewPage()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if _, err := p.Goto(top.URL); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := bridge.FindSuite(ctx, c, p, []string{"iframe"}, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+</script>`)
 	// The cover goes once the runner has been aiming for a while: until
 	// then no move reaches the button, and a press would hit the cover.
 	go func() {

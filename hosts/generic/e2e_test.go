@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -523,5 +524,54 @@ func saysAll(t *testing.T, err error, infra string, words ...string) {
 		if !strings.Contains(err.Error(), w) || !strings.Contains(infra, w) {
 			t.Errorf("the error does not say %q: %v", w, err)
 		}
+	}
+}
+
+// A profile that opens tools in the suite's page of a host that keeps
+// every View (VIEWS=kept, OPEN_TOOL_PAGE=same) has the probe checks run side
+// by side, as the reference host's Go driver has them: every check the Go
+// driver PASSes passes, and at least two probe checks overlap in time.
+func TestProfileWithViewsKeptRunsProbeChecksSideBySide(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	h := referencePage(t, "kept", Profile{
+		Steps:        "goto {url}/\nfill [data-testid=composer]=" + reference.Prompt + "\nclick [data-testid=send]",
+		AppFrame:     `iframe[data-testid="app-frame"]; iframe`,
+		OpenTool:     "click [data-testid=tool-picker]\nclick [data-testid=tool-option][data-tool=\"{tool}\"]\nfill [data-testid=tool-args]={arguments}\nclick [data-testid=tool-call]",
+		OpenToolPage: OpenToolSame,
+		Close:        `[data-testid="view-close"]`,
+		Cancel:       `[data-testid="tool-stop"]`,
+		Views:        ViewsKept,
+	})
+	hr, err := runner.Run(ctx, h, runner.Options{Env: env(t, time.Minute), Stall: 2 * time.Minute, Logf: t.Logf,
+		Selection: runner.Selection{Globs: []string{"csp/*", "lifecycle/*", "negotiation/*"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type span struct {
+		id         string
+		start, end time.Time
+	}
+	var probes []span
+	for _, c := range hr.Cases {
+		if c.Status != protocol.StatusPass {
+			t.Errorf("%s: %s %q (the Go driver PASSes it)", c.ID, c.Status, c.Message)
+		}
+		if slices.Contains(c.Needs, protocol.KindOpenTool) && !c.StartedAt.IsZero() {
+			probes = append(probes, span{c.ID, c.StartedAt, c.StartedAt.Add(c.Duration)})
+		}
+	}
+	overlap := ""
+	for i, a := range probes {
+		for _, b := range probes[i+1:] {
+			if a.start.Before(b.end) && b.start.Before(a.end) {
+				overlap = a.id + " and " + b.id
+			}
+		}
+	}
+	if overlap == "" {
+		t.Errorf("no two of the %d probe checks ran at once: VIEWS=kept did not take them side by side", len(probes))
+	} else {
+		t.Logf("side by side: %s, among others", overlap)
 	}
 }

@@ -24,7 +24,7 @@ func TestAgentNoneSkipsTheAgentChecksAtOnce(t *testing.T) {
 		// No model calls the suite's tool: the user does, from the tool
 		// picker.
 		Steps:        "goto {url}/\nclick [data-testid=tool-picker]\nclick [data-testid=tool-option][data-tool=\"" + reference.SuiteTool + "\"]\nfill [data-testid=tool-args]={\"nonce\":\"{nonce}\"}\nclick [data-testid=tool-call]",
-		AppFrame:     `iframe[data-testid="app-frame"]; iframe`,
+		AppFrame:     referenceAppFrame,
 		Conversation: `[data-testid="conversation"]`,
 		Agent:        AgentNone,
 	}, "no-agent")

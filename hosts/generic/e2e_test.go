@@ -157,8 +157,8 @@ func TestReferenceThroughProfileAndHooks(t *testing.T) {
 	defer cancel()
 	var srv *reference.Server
 	p := Profile{
-		Steps:        "goto {url}/\nfill [data-testid=composer]=" + reference.Prompt + "\nclick [data-testid=send]",
-		AppFrame:     `iframe[data-testid="app-frame"]; iframe`,
+		Steps:        referenceSteps,
+		AppFrame:     referenceAppFrame,
 		Conversation: `[data-testid="conversation"]`,
 		ThemeToggle:  `[data-testid="theme-toggle"]`,
 		ThemeAttr:    "body@class",
@@ -212,6 +212,13 @@ func TestReferenceThroughProfileAndHooks(t *testing.T) {
 // reference host's tool-call-approval variation) holds the suite's calls
 // until someone approves them: APPROVE names the button, and the driver
 // clicks it whenever it shows, so the checks that call tools pass.
+// The reference page as a profile shows the suite: the steps a user takes
+// (asking its agent in the composer) and the app iframe inside its card.
+var (
+	referenceSteps    = "goto {url}/\nfill [data-testid=composer]=" + reference.Prompt + "\nclick [data-testid=send]"
+	referenceAppFrame = `iframe[data-testid="app-frame"]; iframe`
+)
+
 // referencePage is profile p (name) of a reference host page of its own
 // with variations, started at Setup ({url}) and stopped at Teardown.
 func referencePage(t *testing.T, name string, p Profile, variations ...string) hosts.Host {
@@ -240,8 +247,8 @@ func TestApproveAnswersAHostThatAsksBeforeEachToolCall(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	h := referencePage(t, "approving", Profile{
-		Steps:    "goto {url}/\nfill [data-testid=composer]=" + reference.Prompt + "\nclick [data-testid=send]",
-		AppFrame: `iframe[data-testid="app-frame"]; iframe`,
+		Steps:    referenceSteps,
+		AppFrame: referenceAppFrame,
 		Approve:  `[data-testid="dialog-tool-call"] [data-testid="dialog-confirm"]`,
 	}, "tool-call-approval")
 	var approvals []string
@@ -535,8 +542,8 @@ func TestProfileWithViewsKeptRunsProbeChecksSideBySide(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	h := referencePage(t, "kept", Profile{
-		Steps:        "goto {url}/\nfill [data-testid=composer]=" + reference.Prompt + "\nclick [data-testid=send]",
-		AppFrame:     `iframe[data-testid="app-frame"]; iframe`,
+		Steps:        referenceSteps,
+		AppFrame:     referenceAppFrame,
 		OpenTool:     "click [data-testid=tool-picker]\nclick [data-testid=tool-option][data-tool=\"{tool}\"]\nfill [data-testid=tool-args]={arguments}\nclick [data-testid=tool-call]",
 		OpenToolPage: OpenToolSame,
 		Close:        `[data-testid="view-close"]`,

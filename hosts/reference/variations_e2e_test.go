@@ -599,6 +599,37 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Errorf("tool-result sent to the suite's View after cancelling its call: %v", r)
 		}
 	})
+	one("view-after-result", func(t *testing.T, p *varPage) {
+		const probe = "var-after-result"
+		markProbe(probe)
+		t0 := time.Now()
+		say(t, p.page, fmt.Sprintf(`Please call the tool %s with arguments {"probe":%q,"delayMs":1500}`, mcpserver.ToolSlow, probe))
+		// While the call runs: its card (with Stop) but no View frame, and
+		// the resource already read.
+		running := p.page.Locator(`[data-testid="app-card"][data-running="true"]`)
+		if err := running.WaitFor(); err != nil {
+			t.Fatalf("no card of the running call: %v", err)
+		}
+		if n, err := running.Locator(`[data-testid="app-frame"]`).Count(); err != nil || n != 0 {
+			t.Errorf("the running call's card holds %d View frames (%v), want none until the call ends", n, err)
+		}
+		if got := reports(probe); slices.Contains(got, "server:completed") || slices.Contains(got, "tool-input") {
+			t.Fatalf("reports %v while the card says running, want neither a completed call nor a View's tool-input", got)
+		}
+		read := false
+		for _, r := range fixtureSet().MainServer.Observations().ResourceReads {
+			read = read || (strings.HasPrefix(r.URI, "ui://mcpconform/probe") && r.Time.After(t0))
+		}
+		if !read {
+			t.Error("no probe resource read while the call runs: the host should read (prefetch) it when the call starts")
+		}
+		// Once it ended: the View, its tool-input after the server
+		// completed the call, then its tool-result.
+		got := waitReports(t, probe, "tool-input", "tool-result")
+		if i, j := slices.Index(got, "server:completed"), slices.Index(got, "tool-input"); i < 0 || j < i {
+			t.Errorf("reports %v: want the View's tool-input only after server:completed", got)
+		}
+	})
 	one("context-open-fields", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-ctx-open")
 		ctx := p.initResult()["hostContext"].(map[string]any)

@@ -101,6 +101,9 @@ var VariationAreas = map[string][]string{
 	// read the suite View's tool-result see it (CI 2026-12-02: the two
 	// lifecycle/tool-result-* SKIP, 81 PASS).
 	"suite-call-cancelled": {"lifecycle"},
+	// The View shown only once its call has ended: only
+	// lifecycle/tool-cancelled's 60 s call has no View to stop (SKIP).
+	"view-after-result": {"lifecycle"},
 }
 
 // WholeCatalogue are the variations that change how the suite reaches

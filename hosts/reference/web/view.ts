@@ -157,8 +157,13 @@ export class AppView {
       "div",
       { class: "app-card", "data-testid": "app-card", "data-mode": "inline", "data-tool": launch.tool.name, "data-call": launch.callId },
       el("div", { class: "app-title" }, el("span", { class: "app-name" }, `App · ${launch.tool.name}`), el("span", { class: "spacer" }), this.modeSelect, this.stopBtn, this.closeBtn),
-      this.frame,
     );
+    // The variation view-after-result: the resource is read (prefetched)
+    // when the call starts, but the View is shown only once the call has
+    // ended, as a host that renders a tool's UI with its result: no
+    // sentence asks for the View while the tool runs (S L1155 "if the View
+    // is displayed during tool execution").
+    if (!variation("view-after-result")) this.card.append(this.frame);
     if (variation("container-fixed-height")) this.frame.style.height = `${FIXED_HEIGHT}px`;
     followConversation(() => after.after(this.card));
     views.add(this);
@@ -177,6 +182,7 @@ export class AppView {
       out = { error: e instanceof Error ? e.message : String(e) };
     }
     delete this.card.dataset.running;
+    if (variation("view-after-result") && !this.removed) this.card.append(this.frame);
     if (out.result !== undefined && defect("slow-result-dropped") && (out.durationMs ?? 0) > 1000) {
       log("host", `gave up on the result of ${this.launch.tool.name} (took over 1 s)`);
       return;

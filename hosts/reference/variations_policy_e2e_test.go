@@ -239,7 +239,11 @@ func unansweredWhileAsking(t *testing.T, p *varPage, method string, params any, 
 	if n, _ := page.Locator(`.backdrop`).Count(); n != 0 {
 		t.Errorf("the question is modal (%d backdrops): left unanswered it would cover the page", n)
 	}
-	if err := page.Locator(confirm).Last().Click(); err != nil {
+	// A question in a window of its own closes that window in the click's
+	// handler, and Playwright, still finishing the click, then reports the
+	// target closed (CI53, 1 run of several): the click went through, and
+	// the answer below tells whether it was taken.
+	if err := page.Locator(confirm).Last().Click(); err != nil && !page.IsClosed() {
 		t.Fatal(err)
 	}
 	if r := p.answer(method, done); r == nil || r["result"] == nil {

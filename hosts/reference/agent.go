@@ -106,7 +106,13 @@ func (a *Agent) ModelToolInfo() []ToolInfo {
 	var out []ToolInfo
 	for _, c := range a.conns {
 		for _, t := range c.allTools() {
-			if slices.Contains(visibility(t), "model") || a.defects["app-only-tools-to-model"] {
+			listed := slices.Contains(visibility(t), "model")
+			// The defect model-list-guard-exact hides only the exact list
+			// ["app"], as the SDK's isToolVisibilityAppOnly matches.
+			if a.defects["model-list-guard-exact"] {
+				listed = !slices.Equal(visibility(t), []string{"app"})
+			}
+			if listed || a.defects["app-only-tools-to-model"] {
 				out = append(out, ToolInfo{Name: t.Name, Title: t.Title, Description: t.Description, Server: c.id, InputSchema: t.InputSchema, HasApp: resourceURI(t, a.defects) != ""})
 			}
 		}

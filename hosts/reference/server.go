@@ -452,7 +452,13 @@ func appCall(ctx context.Context, conns []*conn, defects DefectSet, req appReque
 			// Tools of other servers are not reachable from this View.
 			return nil, &rpcError{-32602, fmt.Sprintf("tool %q is not offered by this app's server", p.Name)}
 		}
-		if !slices.Contains(visibility(t), "app") && !defects["no-visibility-guard"] {
+		// The defect visibility-guard-exact rejects only the exact list
+		// ["model"], as the SDK's isToolVisibilityModelOnly matches.
+		guarded := !slices.Contains(visibility(t), "app")
+		if defects["visibility-guard-exact"] {
+			guarded = slices.Equal(visibility(t), []string{"model"})
+		}
+		if guarded && !defects["no-visibility-guard"] {
 			return nil, &rpcError{-32602, fmt.Sprintf("tool %q is not visible to apps (visibility %v)", p.Name, visibility(t))}
 		}
 		res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: p.Name, Arguments: p.Arguments})

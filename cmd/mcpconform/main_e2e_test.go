@@ -46,11 +46,15 @@ func TestAppNeverShownIsInfraWithScreenshot(t *testing.T) {
 	e2etest.Require(t)
 	dir := t.TempDir()
 	junitPath := filepath.Join(dir, "junit.xml")
-	_, stderr, code := mcpconform(t, nil, "run", "--app-timeout", "1ms", "--evidence-dir", filepath.Join(dir, "ev"), "--junit", junitPath)
+	// A host page that never shows an app (the fixture server's own
+	// endpoint), not the reference host with a 1 ms app timeout: its View
+	// was sometimes there at the first look, and the run passed (CI54).
+	env := []string{"MCPCONFORM_NOAPP_URL=http://127.0.0.1:9", "MCPCONFORM_NOAPP_STEPS=goto {server}"}
+	_, stderr, code := mcpconform(t, env, "run", "--host", "noapp", "--app-timeout", "2s", "--evidence-dir", filepath.Join(dir, "ev"), "--junit", junitPath)
 	if code != ExitInfra {
 		t.Fatalf("exit %d, want %d\n%s", code, ExitInfra, stderr)
 	}
-	if !strings.Contains(stderr, "setting up host reference") || !strings.Contains(stderr, "never appeared") {
+	if !strings.Contains(stderr, "setting up host noapp") || !strings.Contains(stderr, "never appeared") {
 		t.Errorf("the message does not name the step:\n%s", stderr)
 	}
 	m := regexp.MustCompile(`evidence: (\S+\.png)`).FindStringSubmatch(stderr)

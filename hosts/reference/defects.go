@@ -44,6 +44,7 @@ var Defects = []Defect{
 	{"display-mode-unanswered", "ui/request-display-mode is answered with the resulting mode (S L787; never answers it, as the MCP Inspector did before PR #1656)"},
 	{"display-switch-misreported", "ui/request-display-mode returns the resulting mode (S L787; switches, announces the new mode in host-context-changed, and answers the mode it left)"},
 	{"undeclared-display-mode-granted", "the host never switches to a mode the app did not declare (S L786)"},
+	{"undeclared-mode-with-gesture", "the host never switches to a display mode the app did not declare (S L786; refuses every request made without the user's activation, and on a gesture grants any mode it offers, pip included although the app declared only inline and fullscreen: ChatGPT, alpic's run)"},
 	{"display-refusal-wrong-mode", "a refused display-mode request returns the current mode (S L788; refuses pip and answers another mode it did not switch to)"},
 	{"pip-granted-unlisted", "the host never switches to a mode the app did not declare (S L786; lists no pip in availableDisplayModes, and grants pip when asked)"},
 	{"no-context-changed-on-display-mode", "a granted display-mode switch is announced by host-context-changed (S L776)"},

@@ -39,6 +39,7 @@ var Variations = []Variation{
 	{"no-permissions-allow", "requested _meta.ui.permissions are not mapped to an allow= attribute: \"the Sandbox MAY set the inner iframe's allow attribute accordingly\" (S L484)"},
 	{"no-context-changed-on-theme", "a theme change is not announced to the View: \"Host MAY send this notification when any context field changes\" (S L1229)"},
 	{"display-modes-inline-only", "availableDisplayModes is [\"inline\"] and every other mode request returns the current mode: \"If the requested mode is not available, Host SHOULD return the current display mode\" (S L788)"},
+	{"display-needs-gesture", "a display-mode request that comes without the user's activation (no click in the View within the last seconds) is refused, answered with the current mode, as ChatGPT is reported to require a gesture for display-mode changes: \"If the requested mode is not available, Host SHOULD return the current display mode\" (S L788), and no sentence obliges a host to grant a mode"},
 	{"display-modes-absent", "no availableDisplayModes in hostContext and the View stays inline: the field is optional (S L552, `availableDisplayModes?`)"},
 	{"tool-input-partial-none", "no tool-input-partial before tool-input: \"Host MAY send this notification zero or more times\" (S L1120)"},
 	{"tool-input-partial-once", "exactly one tool-input-partial ({}) before tool-input (S L1120)"},

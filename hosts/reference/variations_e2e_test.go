@@ -377,6 +377,24 @@ func TestVariationsTakeEffect(t *testing.T) {
 			}
 		})
 	}
+	one("display-needs-gesture", func(t *testing.T, p *varPage) {
+		// The suite's View, which declares fullscreen (a probe View
+		// declares inline only).
+		p.openSuiteView()
+		// The user's last click was the host page's Send: refused.
+		r := p.rpc("ui/request-display-mode", map[string]any{"mode": "fullscreen"}, false)
+		if res, _ := r["result"].(map[string]any); res["mode"] != "inline" {
+			t.Errorf("fullscreen request without a click in the View answered %v, want the current mode inline", r)
+		}
+		// A click into the View: granted.
+		if err := p.view().Locator("body").Click(); err != nil {
+			t.Fatal(err)
+		}
+		r = p.rpc("ui/request-display-mode", map[string]any{"mode": "fullscreen"}, false)
+		if res, _ := r["result"].(map[string]any); res["mode"] != "fullscreen" {
+			t.Errorf("fullscreen request after a click in the View answered %v, want fullscreen", r)
+		}
+	})
 	for v, want := range map[string]int{"tool-input-partial-none": 0, "tool-input-partial-once": 1, "tool-input-partial-many": 6} {
 		one(v, func(t *testing.T, p *varPage) {
 			p.openProbeView("var-" + v)

@@ -82,6 +82,7 @@ var VariationAreas = map[string][]string{
 	"no-permissions-allow":               {"security"},
 	"no-context-changed-on-theme":        {"context"},
 	"display-modes-inline-only":          {"display"},
+	"display-needs-gesture":              {"display"},
 	"display-modes-absent":               {"context", "display"},
 	"open-link-refused":                  {"links"},
 	"request-teardown-ignored":           {"lifecycle"},

@@ -722,7 +722,17 @@ export class AppView {
           // with the resulting mode, the current one when refused (L787-788).
           const declared: string[] | undefined = this.appCapabilities?.availableDisplayModes;
           const grantsUnlistedPip = defect("pip-granted-unlisted") && want === "pip";
-          const allowed = grantsUnlistedPip || (AVAILABLE_DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || defect("undeclared-display-mode-granted")));
+          // The variation display-needs-gesture refuses a request unless
+          // the user has clicked into the View (the page's focus is in its
+          // frame), as ChatGPT is reported to require a gesture; the defect
+          // undeclared-mode-with-gesture does the same and, after such a
+          // click, grants any mode it offers, declared or not. Not the
+          // browser's transient activation: a driver's every DOM query in a
+          // frame (Playwright's evaluate) activates it and its ancestors.
+          const gesture = document.activeElement === this.frame;
+          const gated = (variation("display-needs-gesture") || defect("undeclared-mode-with-gesture")) && !gesture;
+          const grantsUndeclared = defect("undeclared-display-mode-granted") || (defect("undeclared-mode-with-gesture") && gesture);
+          const allowed = !gated && (grantsUnlistedPip || (AVAILABLE_DISPLAY_MODES.includes(want) && (!declared || declared.includes(want) || grantsUndeclared)));
           const was = this.displayMode;
           if (allowed && want !== this.displayMode) this.setDisplayMode(want);
           // The defect display-switch-misreported: switches (and announces

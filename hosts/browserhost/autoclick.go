@@ -9,8 +9,8 @@ import (
 
 // AutoClick plays the user who answers the host's recurring prompts (approve
 // this tool call, send this message): whenever the first element loc matches
-// is visible it is clicked, checked every interval, until the returned stop is
-// called; stop waits for the watcher to end. lock, when not nil, is held
+// is visible it is clicked, and again while one is, checked every interval,
+// until the returned stop is called; stop waits for the watcher to end. lock, when not nil, is held
 // around each click so that it never interleaves with the driver's own
 // input. clicked, when not nil, is called after each click that succeeded.
 //
@@ -38,6 +38,9 @@ func AutoDispatch(loc playwright.Locator, every time.Duration, clicked func()) (
 	})
 }
 
+// maxPressesPerLook bounds the prompts answered at one look.
+const maxPressesPerLook = 32
+
 func autoPress(loc playwright.Locator, every time.Duration, lock sync.Locker, clicked func(), press func(playwright.Locator) error) (stop func()) {
 	quit := make(chan struct{})
 	done := make(chan struct{})
@@ -50,18 +53,38 @@ func autoPress(loc playwright.Locator, every time.Duration, lock sync.Locker, cl
 				return
 			case <-time.After(every):
 			}
-			if v, err := btn.IsVisible(); err != nil || !v {
-				continue
-			}
-			if lock != nil {
-				lock.Lock()
-			}
-			err := press(btn)
-			if lock != nil {
-				lock.Unlock()
-			}
-			if err == nil && clicked != nil {
-				clicked()
+			// Every prompt shown, one after another, not one a tick:
+			// a host that asks about each tool call piles its questions
+			// up, and one a tick fell behind the View's calls (the
+			// tool-call-approval variation under load, CI54: a probe
+			// View's report waited past the host's 15 s for its teardown
+			// answer). The first match each time: answering one may move
+			// the others. Pressed again only once the last one pressed has
+			// gone (one fewer match): a prompt that fades out is not
+			// pressed twice.
+			before := -1
+			for n := 0; n < maxPressesPerLook; n++ {
+				count, err := loc.Count()
+				if err != nil || (before >= 0 && count >= before) {
+					break
+				}
+				before = count
+				if v, err := btn.IsVisible(); err != nil || !v {
+					break
+				}
+				if lock != nil {
+					lock.Lock()
+				}
+				err = press(btn)
+				if lock != nil {
+					lock.Unlock()
+				}
+				if err != nil {
+					break
+				}
+				if clicked != nil {
+					clicked()
+				}
 			}
 		}
 	}()

@@ -10,9 +10,10 @@ import (
 // AutoClick plays the user who answers the host's recurring prompts (approve
 // this tool call, send this message): whenever the first element loc matches
 // is visible it is clicked, and again while one is, checked every interval,
-// until the returned stop is called; stop waits for the watcher to end. lock, when not nil, is held
-// around each click so that it never interleaves with the driver's own
-// input. clicked, when not nil, is called after each click that succeeded.
+// until the returned stop is called; stop waits for the watcher to end (a
+// look's clicks included). lock, when not nil, is held around each click so
+// that it never interleaves with the driver's own input. clicked, when not
+// nil, is called after each click that succeeded.
 //
 // Two Playwright pointer actions at once on one page swallow each other's
 // clicks, each reported done: the hit-target check of one blocks the

@@ -473,6 +473,14 @@ func (b *Base) Reset(ctx context.Context) (protocol.Result, error) {
 		p.Close()
 	}
 	b.Downloads.ForgetDownloads()
+	// A key goes to the focused frame: after a click into a View (a
+	// request made on the user's gesture) that is the View's document, and
+	// Escape never reached the host page's dialog, which then covered the
+	// page for every later check (the tool picker, the trigger: a dozen
+	// reds for one prompt). The focus goes back to the page first.
+	if _, err := b.Page.Evaluate(`() => { if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur(); }`); err != nil {
+		return protocol.Result{}, err
+	}
 	if err := b.Page.Keyboard().Press("Escape"); err != nil {
 		return protocol.Result{}, err
 	}

@@ -82,3 +82,51 @@ func holdUntil(release <-chan struct{}, r *http.Request) {
 	case <-r.Context().Done():
 	}
 }
+
+// Reset dismisses a host page's modal question with Escape although the
+// focus is in a View's frame (a click into it made the last request): the
+// key goes to the focused frame, so before the fix the question stayed,
+// covering the page for every later check (two reference defects together,
+// a download made without a question and a javascript: link offered for
+// confirmation, turned a dozen checks red).
+func TestResetDismissesADialogWhileAFrameHasTheFocus(t *testing.T) {
+	b := openHandler(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><body>
+<iframe id="view" srcdoc="<button id=in onclick=&quot;this.textContent='clicked'&quot;>in the View</button>"></iframe>
+<script>
+function ask() {
+  const d = document.createElement("div");
+  d.id = "question";
+  d.setAttribute("role", "dialog");
+  d.textContent = "Open external link?";
+  document.body.append(d);
+  const esc = (ev) => { if (ev.key === "Escape") { d.remove(); document.removeEventListener("keydown", esc); } };
+  document.addEventListener("keydown", esc);
+}
+</script></body>`)
+	}))
+	in := b.Page.FrameLocator("#view").Locator("#in")
+	if err := in.Click(); err != nil {
+		t.Fatal(err)
+	}
+	focus, err := b.Page.Evaluate(`() => document.activeElement?.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if focus != "view" {
+		t.Fatalf("the click into the frame should have left the focus there, the page's activeElement is %v", focus)
+	}
+	if _, err := b.Page.Evaluate(`() => ask()`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Reset(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	n, err := b.Page.Locator("#question").Count()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Error("Reset left the host page's question open: its Escape went to the focused frame, not to the page")
+	}
+}

@@ -473,18 +473,24 @@ func (b *Base) Reset(ctx context.Context) (protocol.Result, error) {
 		p.Close()
 	}
 	b.Downloads.ForgetDownloads()
-	// A key goes to the focused frame: after a click into a View (a
-	// request made on the user's gesture) that is the View's document, and
-	// Escape never reached the host page's dialog, which then covered the
-	// page for every later check (the tool picker, the trigger: a dozen
-	// reds for one prompt). The focus goes back to the page first.
-	if _, err := b.Page.Evaluate(`() => { if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur(); }`); err != nil {
-		return protocol.Result{}, err
-	}
-	if err := b.Page.Keyboard().Press("Escape"); err != nil {
+	if err := PressInPage(b.Page, "Escape"); err != nil {
 		return protocol.Result{}, err
 	}
 	return protocol.Result{OK: true}, nil
+}
+
+// PressInPage presses key for the host page: a key goes to the focused
+// frame, and after a click into a View (a request made on the user's
+// gesture) that is the View's document, so the focus goes back to the page
+// first. Without it Reset's Escape never reached a host's question, which
+// then covered the page for every later check (the tool picker, the
+// trigger: a dozen reds for one prompt, two reference defects together).
+// Focus on the page's own elements (a composer) stays where it is.
+func PressInPage(page playwright.Page, key string) error {
+	if _, err := page.Evaluate(`() => { if (document.activeElement instanceof HTMLIFrameElement) document.activeElement.blur(); }`); err != nil {
+		return err
+	}
+	return page.Keyboard().Press(key)
 }
 
 // MustJSON is v as JSON (a Result's Value); v must be marshalable.

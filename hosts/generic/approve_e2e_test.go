@@ -52,3 +52,31 @@ func TestApprovalsNeverSwallowAStepsInput(t *testing.T) {
 	h.stopApproving()
 	prompttest.Check(t, h.Page, n, 10, "the steps, APPROVE answering")
 }
+
+// A press step reaches the host page although a click into a View's frame
+// left the focus there (a request made on the user's gesture): a profile
+// that closes a host's question or a full-screen View with `press Escape`
+// would otherwise press it in the View.
+func TestPressStepReachesThePageFromAFocusedView(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<!doctype html><body>
+<iframe id="view" srcdoc="<button id=in>in the View</button>"></iframe>
+<script>document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") document.body.dataset.escaped = "yes"; });</script></body>`)
+	}))
+	defer srv.Close()
+	_, h := openProfile(t, "pressing", map[string]string{"MCPCONFORM_PRESSING_URL": srv.URL, "MCPCONFORM_PRESSING_STEPS": "goto {url}/"}, srv.URL)
+	ctx := context.Background()
+	if err := h.runStep(ctx, h.Page, h.Steps()[0], h.vars); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Page.FrameLocator("#view").Locator("#in").Click(); err != nil {
+		t.Fatal(err)
+	}
+	press, _ := parseStep("press Escape", nil)
+	if err := h.runStep(ctx, h.Page, press, h.vars); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := h.Page.Evaluate(`() => document.body.dataset.escaped ?? "no"`); v != "yes" {
+		t.Errorf("the host page saw no Escape from the press step (%v): the key went to the View's frame, which had the focus", v)
+	}
+}

@@ -336,7 +336,7 @@ func (h *Host) runStep(ctx context.Context, page playwright.Page, st Step, vars 
 		}
 		return nil
 	case VerbPress:
-		if err := h.typing(nil, ms, func() error { return page.Keyboard().Press(target) }); err != nil {
+		if err := h.typing(nil, ms, func() error { return browserhost.PressInPage(page, target) }); err != nil {
 			return fmt.Errorf("pressing %q failed: %s", target, browserhost.FirstLine(err))
 		}
 		return nil

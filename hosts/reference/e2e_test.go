@@ -1,6 +1,7 @@
 package reference_test
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/mcpconform/mcpconform/bridge"
 	"github.com/mcpconform/mcpconform/fixtures"
+	"github.com/mcpconform/mcpconform/fixtures/mcpserver"
 	"github.com/mcpconform/mcpconform/hosts"
 	"github.com/mcpconform/mcpconform/hosts/reference"
 	"github.com/mcpconform/mcpconform/internal/testkit/e2etest"
@@ -268,6 +270,60 @@ var probeChecks = []string{
 	"negotiation/ui-meta-content-precedence", "lifecycle/result-after-delay", "lifecycle/result-with-resource-link", "lifecycle/tool-cancelled",
 	"lifecycle/teardown-sent", "lifecycle/teardown-awaited", "lifecycle/request-teardown", "lifecycle/request-teardown-awaited", "csp/default-restrictive",
 	"csp/default-object-src", "csp/declared-frame-allowed", "csp/policy-declared-only",
+}
+
+// Where the model's tool list cannot be read, visibility/app-tool-hidden
+// asks the agent for its tools and reads its answer: that path passes on
+// the reference host and turns red under each defect that offers the model
+// a tool without "model" in its visibility, the app-only tool
+// (app-only-tools-to-model) or only the one whose visibility is []
+// (model-list-guard-exact, an exact-array filter). Before 2026-12-06 the
+// agent path looked for the app-only tool alone and passed the second.
+func TestAppToolHiddenThroughTheAgent(t *testing.T) {
+	for _, c := range []struct {
+		defect string
+		leaks  []string
+	}{{"", nil}, {"app-only-tools-to-model", []string{mcpserver.ToolProbe, mcpserver.ToolNoVisibility}}, {"model-list-guard-exact", []string{mcpserver.ToolNoVisibility}}} {
+		t.Run(cmp.Or(c.defect, "none"), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			var ds reference.DefectSet
+			if c.defect != "" {
+				var err error
+				if ds, err = reference.ParseDefects([]string{c.defect}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			h := reference.NewWith(ds, reference.VariationSet{"model-tool-list-unread": true})
+			hr, err := runner.Run(ctx, h, runner.Options{Env: env(t), Stall: 2 * time.Minute, Selection: runner.Selection{Globs: []string{"visibility/app-tool-hidden"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hr.Cases) != 1 {
+				t.Fatalf("%d checks ran, want 1", len(hr.Cases))
+			}
+			// Without readModelToolList a PASS comes only from the agent's
+			// answer, and a FAIL says it asked.
+			cs := hr.Cases[0]
+			if c.leaks == nil {
+				if cs.Status != protocol.StatusPass {
+					t.Errorf("without a defect: %s %s, want PASS", cs.Status, cs.Message)
+				}
+				return
+			}
+			if cs.Status != protocol.StatusFail {
+				t.Fatalf("under %s: %s %s, want FAIL", c.defect, cs.Status, cs.Message)
+			}
+			if !strings.Contains(cs.Message, "asked for its tools, the agent's answer") {
+				t.Errorf("under %s the check did not judge the agent's answer: %s", c.defect, cs.Message)
+			}
+			for _, name := range []string{mcpserver.ToolProbe, mcpserver.ToolNoVisibility} {
+				if named := strings.Contains(cs.Message, "also names "+name) || strings.Contains(cs.Message, "and "+name+":"); named != slices.Contains(c.leaks, name) {
+					t.Errorf("under %s the message names %s as leaked: %v, want %v: %s", c.defect, name, named, slices.Contains(c.leaks, name), cs.Message)
+				}
+			}
+		})
+	}
 }
 
 // The probe checks pass through either path of launchProbe: with no agent

@@ -193,9 +193,16 @@ func (h *Host) callFromPicker(tool, args string) error {
 }
 
 // Supports makes openTool absent under the no-open-tool variation (a host
-// without a tool list); every other capability is the method's.
+// without a tool list) and readModelToolList under model-tool-list-unread
+// (the agent must be asked); every other capability is the method's.
 func (h *Host) Supports(k protocol.Kind) bool {
-	return k != protocol.KindOpenTool || !h.variations["no-open-tool"]
+	switch k {
+	case protocol.KindOpenTool:
+		return !h.variations["no-open-tool"]
+	case protocol.KindReadModelToolList:
+		return !h.variations["model-tool-list-unread"]
+	}
+	return true
 }
 
 // KeepsViews says the page keeps every View: each call's View is an app

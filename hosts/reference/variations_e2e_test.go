@@ -254,6 +254,19 @@ func TestVariationsTakeEffect(t *testing.T) {
 			t.Errorf("%d app cards, want only the probe's", n)
 		}
 	})
+	one("model-tool-list-unread", func(t *testing.T, p *varPage) {
+		// A matter of the driver, as no-open-tool: readModelToolList is
+		// answered unsupported, and the tool picker stays
+		// (TestAppToolHiddenThroughTheAgent runs the check's agent path).
+		h := reference.NewWith(nil, reference.VariationSet{"model-tool-list-unread": true})
+		if hosts.Supports(h, protocol.KindReadModelToolList) || !hosts.Supports(h, protocol.KindOpenTool) || !hosts.Supports(reference.New(), protocol.KindReadModelToolList) {
+			t.Errorf("under model-tool-list-unread readModelToolList is supported: %v (want false), openTool: %v (want true); without it readModelToolList: %v (want true)",
+				hosts.Supports(h, protocol.KindReadModelToolList), hosts.Supports(h, protocol.KindOpenTool), hosts.Supports(reference.New(), protocol.KindReadModelToolList))
+		}
+		if r := hosts.Dispatch(ctx, h, protocol.Request{Kind: protocol.KindReadModelToolList}); !r.Unsupported {
+			t.Errorf("readModelToolList under model-tool-list-unread answered %+v, want unsupported", r)
+		}
+	})
 	one("payload-undefined-keys", func(t *testing.T, p *varPage) {
 		p.openProbeView("var-undef")
 		waitReports(t, "var-undef", "tool-result")

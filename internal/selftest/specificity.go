@@ -102,6 +102,9 @@ var VariationAreas = map[string][]string{
 	// read the suite View's tool-result see it (CI 2026-12-02: the two
 	// lifecycle/tool-result-* SKIP, 81 PASS).
 	"suite-call-cancelled": {"lifecycle"},
+	// Without readModelToolList, visibility/app-tool-hidden asks the
+	// agent, and the tools checks that read the model's list SKIP.
+	"model-tool-list-unread": {"tools", "visibility"},
 	// The View shown only once its call has ended: only
 	// lifecycle/tool-cancelled's 60 s call has no View to stop (SKIP).
 	"view-after-result": {"lifecycle"},

@@ -82,5 +82,42 @@ func (d *driver) dispatch(req protocol.Request) protocol.Result {
 		r.Error = hosts.UnsupportedReason(req.Kind, "under --bridge relay the runner does not reach into the View's frame", "run with --bridge evaluate, the default, where the frame is reachable")
 		return r
 	}
+	if req.Kind == protocol.KindOpenTool {
+		return d.openTool.dispatch(req, func() protocol.Result { return hosts.Dispatch(d.ctx, d.h, req) })
+	}
 	return hosts.Dispatch(d.ctx, d.h, req)
+}
+
+// openToolGiveUp is how many openTool failures, with none succeeding
+// before them in the run, make the runner stop asking the driver.
+const openToolGiveUp = 2
+
+// openToolRecord answers openTool at once, with the failure, once the
+// driver has failed it openToolGiveUp times and never made it work in
+// this run: a tool picker the driver cannot open (a wrong OPEN_TOOL, a page
+// covered by a prompt the driver cannot answer) fails every probe check
+// the same way, each after the driver's whole wait (15 s and more), and
+// the probe checks queued behind them ran out their limits as TIMEOUTs,
+// reds the host did not cause. Once openTool has worked, a failure is the
+// tool's or the moment's, and every request goes to the driver.
+type openToolRecord struct {
+	worked bool
+	failed int
+	last   string
+}
+
+func (o *openToolRecord) dispatch(req protocol.Request, do func() protocol.Result) protocol.Result {
+	if !o.worked && o.failed >= openToolGiveUp {
+		return protocol.Result{OK: false, Error: fmt.Sprintf("not tried: the driver failed openTool %d times in this run and never made it work (the last: %s)", o.failed, o.last)}
+	}
+	r := do()
+	switch {
+	case r.Unsupported:
+	case r.OK:
+		o.worked = true
+	default:
+		o.failed++
+		o.last = r.Error
+	}
+	return r
 }

@@ -320,6 +320,8 @@ type driver struct {
 	// judgements say how the judged edition's text judges each check: its
 	// verdict messages cite that text (specreg.Recite).
 	judgements map[string]specreg.Judgement
+	// openTool is what the run learnt of the driver's openTool.
+	openTool openToolRecord
 }
 
 // maxRemounts bounds how often a host may restart the app before the run

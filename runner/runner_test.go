@@ -669,3 +669,63 @@ func TestBlockedChecks(t *testing.T) {
 		t.Errorf("a/nameless, BLOCKED by nothing: expected ERROR, observed %s (%s)", c.Status, c.Message)
 	}
 }
+
+// openToolHost answers openTool from a script of outcomes (true: the call
+// was made), the last repeating, and counts the calls.
+type openToolHost struct {
+	fakeHost
+	outcomes []bool
+	calls    int
+}
+
+func (h *openToolHost) OpenTool(_ context.Context, r protocol.Request) (protocol.Result, error) {
+	ok := h.outcomes[min(h.calls, len(h.outcomes)-1)]
+	h.calls++
+	if !ok {
+		return protocol.Result{OK: false, Error: "the tool picker could not call " + r.Tool + ": covered"}, nil
+	}
+	return protocol.Result{OK: true}, nil
+}
+
+// A driver that cannot open tools at all fails the first two probe checks
+// and answers the rest at once with that failure, instead of each waiting
+// out the driver's wait while the checks queued behind it time out; once
+// openTool has worked in the run, every request goes to the driver.
+func TestOpenToolThatNeverWorkedIsNotTriedAgain(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		outcomes  []bool
+		wantCalls int
+	}{
+		{"never works", []bool{false}, openToolGiveUp},
+		{"worked once", []bool{true, false}, 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			script := map[string][]protocol.Request{}
+			var ids []string
+			for i := range 5 {
+				id := fmt.Sprintf("p/%d", i)
+				ids = append(ids, id)
+				script[id] = []protocol.Request{{Kind: protocol.KindOpenTool, Tool: "conformance_slow"}}
+			}
+			f := newFake(script, ids...)
+			h := &openToolHost{outcomes: c.outcomes}
+			if _, err := drive(t, f, h, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if h.calls != c.wantCalls {
+				t.Errorf("the driver's openTool ran %d times, want %d", h.calls, c.wantCalls)
+			}
+			for i, id := range ids {
+				a := f.answers[id]
+				if len(a) != 1 {
+					t.Fatalf("%s got %d answers", id, len(a))
+				}
+				notTried := strings.HasPrefix(a[0].Error, "not tried:")
+				if wantNotTried := i >= h.calls; notTried != wantNotTried || (notTried && (a[0].OK || !strings.Contains(a[0].Error, "covered"))) {
+					t.Errorf("%s answered %+v; want a not-tried failure naming the driver's: %v", id, a[0], wantNotTried)
+				}
+			}
+		})
+	}
+}

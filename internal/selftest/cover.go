@@ -313,8 +313,7 @@ func runCovered(ctx context.Context, tab Table, names, ids []string, o Options, 
 		mu.Unlock()
 		for i, w := range out {
 			if w.GroupProblems != nil {
-				out[i] = alone(w.Defect)
-				out[i].GroupProblems = w.GroupProblems
+				out[i] = afterGroup(w.Defect, mates[w.Defect], alone(w.Defect), w.GroupProblems)
 			}
 		}
 		return out

@@ -430,13 +430,23 @@ func RunSpecificity(ctx context.Context, o SpecificityOptions) (Specificity, err
 		pack := o.Scope == ScopeArea && len(sets[i]) > 1 && r.Areas != nil || i < len(packed) && packed[i]
 		if pack && (len(r.Problems) > 0 || r.Err != nil) {
 			var alone []VariationRun
+			clean := true
 			for _, v := range sets[i] {
 				a := runSet([]string{v})
 				a.PackProblems = r.Problems
 				if r.Err != nil {
 					a.PackProblems = append(a.PackProblems, r.Err.Error())
 				}
+				clean = clean && len(a.Problems) == 0 && a.Err == nil
 				alone = append(alone, a)
+			}
+			// Every member clean alone: the packed run's problem is no
+			// variation's own, and the runs alone must not hide it (as
+			// afterGroup says of defects).
+			if clean {
+				for j := range alone {
+					alone[j].Problems = append(alone[j].Problems, fmt.Sprintf("packed with %s the run showed %s; each alone shows none: the runs disagree (find the cause: a fault of ours, or variations that truly interact, to run apart)", strings.Join(sets[i], "+"), strings.Join(alone[j].PackProblems, "; ")))
+				}
 			}
 			return alone
 		}

@@ -329,7 +329,9 @@ func TestVariationAreasScopeAndAreHeldToThem(t *testing.T) {
 
 	// Packed: two variations over their own areas in one host; a red in
 	// the packed run sends each to run alone, and what is reported is
-	// their own runs.
+	// their own runs, each saying that the packed run disagrees with it
+	// (a red only together is an interaction or a fault of ours, which the
+	// runs alone must not hide).
 	selftest.VariationAreas["download-refused"] = []string{"other"}
 	delete(status, "other/one")
 	status["links/open-link"] = protocol.StatusFail
@@ -351,8 +353,13 @@ func TestVariationAreasScopeAndAreHeldToThem(t *testing.T) {
 	for _, r := range sp.Runs {
 		names = append(names, r.Name())
 	}
-	if !slices.Equal(names, []string{"open-link-refused", "download-refused"}) || !sp.OK() {
-		t.Errorf("a packed set with a red: runs %v (want each variation alone, clean), false failures %v", names, sp.FalseFail)
+	if !slices.Equal(names, []string{"open-link-refused", "download-refused"}) || len(sp.FalseFail) > 0 || sp.OK() {
+		t.Errorf("a packed set with a red: runs %v (want each variation alone), false failures %v (want none), OK %v (want false: the runs disagree)", names, sp.FalseFail, sp.OK())
+	}
+	for _, r := range sp.Runs {
+		if len(r.Problems) != 1 || !strings.Contains(r.Problems[0], "the runs disagree") || !strings.Contains(r.Problems[0], "links/open-link") {
+			t.Errorf("variation %s: problems %v, want one: the packed run's links/open-link, which it does not show alone", r.Name(), r.Problems)
+		}
 	}
 	if g := globs["download-refused+open-link-refused"]; !slices.Equal(g, []string{"links/*", "other/*"}) && !slices.Equal(g, []string{"other/*", "links/*"}) {
 		t.Errorf("the packed set ran %v, want both areas", g)
@@ -454,5 +461,70 @@ func TestCoveredSetsRerunPacksAlone(t *testing.T) {
 	}
 	if want := len(sets); len(ran) <= want {
 		t.Errorf("%d runs for %d sets: no packed set ran again variation by variation", len(ran), want)
+	}
+}
+
+// A packed set whose run shows a false failure that none of its members
+// shows alone: each member's report says the runs disagree, and the pass
+// is not OK (the runs alone must not hide a fault of ours or an
+// interaction).
+func TestPackedRunThatDisagreesWithItsMembersAlone(t *testing.T) {
+	ids, err := suite.IDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var areas []string
+	for _, id := range ids {
+		if a, _, _ := strings.Cut(id, "/"); !slices.Contains(areas, a) {
+			areas = append(areas, a)
+		}
+	}
+	sets, packed := selftest.CoveredSets(areas)
+	// A packed set whose members the canned run below satisfies alone: none
+	// that demands a hostContext field or a SKIP of its own.
+	demanding := []string{"display-modes-absent", "display-modes-inline-only", "payload-extra-keys", "download-toast-unconfirmed", "download-asks-in-window", "message-consent-unanswered", "tool-call-approval-unanswered"}
+	var pack []string
+	for i, set := range sets {
+		if packed[i] && !slices.ContainsFunc(set, func(v string) bool { return slices.Contains(demanding, v) }) {
+			pack = set
+			break
+		}
+	}
+	if pack == nil {
+		t.Fatal("CoveredSets packed no set")
+	}
+	fake := func(_ context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) {
+		vs := h.(*reference.Host).Variations().List()
+		hr := report.HostRun{Capabilities: []byte(`{"serverTools":{}}`), Context: []byte(`{"theme":"light"}`)}
+		for i, id := range ids {
+			st := protocol.StatusPass
+			if i == 0 && len(vs) > 1 && slices.Equal(slices.Sorted(slices.Values(vs)), slices.Sorted(slices.Values(pack))) {
+				st = protocol.StatusFail
+			}
+			hr.Cases = append(hr.Cases, report.Case{TestMeta: protocol.TestMeta{ID: id, Clause: protocol.ClauseMust}, Status: st})
+		}
+		return hr, nil
+	}
+	sp, err := selftest.RunSpecificity(context.Background(), selftest.SpecificityOptions{Options: selftest.Options{Run: fake, Parallel: 2, Scope: selftest.ScopeGrouped}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.OK() {
+		t.Error("a packed run that disagrees with its members alone left the pass OK")
+	}
+	for _, r := range sp.Runs {
+		// Its run alone after the pack is the one with the pack's problem
+		// (other packs the canned runs do not satisfy run again too).
+		member := slices.ContainsFunc(r.PackProblems, func(p string) bool { return strings.HasPrefix(p, ids[0]+" went FAIL") })
+		if !member && !slices.Contains(pack, r.Name()) {
+			continue
+		}
+		if member && (len(r.Variations) != 1 || !slices.Contains(pack, r.Variations[0])) {
+			t.Errorf("variation %s ran again alone after the pack %v, which it is not in", r.Name(), pack)
+		}
+		disagree := slices.ContainsFunc(r.Problems, func(p string) bool { return strings.Contains(p, "the runs disagree") && strings.Contains(p, ids[0]) })
+		if disagree != member || len(r.Problems) > 1 {
+			t.Errorf("variation %s: problems %v; want one saying the runs disagree on %s for the members of %v only", r.Name(), r.Problems, ids[0], pack)
+		}
 	}
 }

@@ -395,7 +395,7 @@ func TestGroupedScopeJudgesEachDefectEverywhereAsTheOnlyActor(t *testing.T) {
 	e := tab.Defects[skipper]
 	e.Skip = []string{"other0/check"}
 	tab.Defects[skipper] = e
-	spill := "" // a check mine[0] also turns red
+	spill := ""       // a check mine[0] also turns red
 	together := false // … only in a run with others
 	var ran []string
 	fake := cannedRuns(&ran, catalogue, func(ds []string, o runner.Options, id string) protocol.Status {

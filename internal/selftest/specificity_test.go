@@ -419,17 +419,7 @@ func TestVariationAreasNameKnownVariationsAndAreas(t *testing.T) {
 // with a problem runs again variation by variation. These fake runs
 // report no hostCapabilities, a problem of every run.
 func TestCoveredSetsRerunPacksAlone(t *testing.T) {
-	ids, err := suite.IDs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var areas []string
-	for _, id := range ids {
-		if a, _, _ := strings.Cut(id, "/"); !slices.Contains(areas, a) {
-			areas = append(areas, a)
-		}
-	}
-	sets, packed := selftest.CoveredSets(areas)
+	_, sets, packed := coveredSets(t)
 	var mu sync.Mutex
 	var ran []string
 	fake := func(_ context.Context, h hosts.Host, o runner.Options) (report.HostRun, error) {
@@ -469,17 +459,7 @@ func TestCoveredSetsRerunPacksAlone(t *testing.T) {
 // is not OK (the runs alone must not hide a fault of ours or an
 // interaction).
 func TestPackedRunThatDisagreesWithItsMembersAlone(t *testing.T) {
-	ids, err := suite.IDs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var areas []string
-	for _, id := range ids {
-		if a, _, _ := strings.Cut(id, "/"); !slices.Contains(areas, a) {
-			areas = append(areas, a)
-		}
-	}
-	sets, packed := selftest.CoveredSets(areas)
+	ids, sets, packed := coveredSets(t)
 	// A packed set whose members the canned run below satisfies alone: none
 	// that demands a hostContext field or a SKIP of its own.
 	demanding := []string{"display-modes-absent", "display-modes-inline-only", "payload-extra-keys", "download-toast-unconfirmed", "download-asks-in-window", "message-consent-unanswered", "tool-call-approval-unanswered"}
@@ -527,4 +507,22 @@ func TestPackedRunThatDisagreesWithItsMembersAlone(t *testing.T) {
 			t.Errorf("variation %s: problems %v; want one saying the runs disagree on %s for the members of %v only", r.Name(), r.Problems, ids[0], pack)
 		}
 	}
+}
+
+// coveredSets is the catalogue's check ids and selftest.CoveredSets over
+// its areas.
+func coveredSets(t *testing.T) (ids []string, sets [][]string, packed []bool) {
+	t.Helper()
+	ids, err := suite.IDs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var areas []string
+	for _, id := range ids {
+		if a, _, _ := strings.Cut(id, "/"); !slices.Contains(areas, a) {
+			areas = append(areas, a)
+		}
+	}
+	sets, packed = selftest.CoveredSets(areas)
+	return ids, sets, packed
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mxschmitt/playwright-go"
@@ -63,7 +64,11 @@ func (s *Suite) find(ctx context.Context, timeout time.Duration) error {
 		}
 		if time.Now().After(deadline) {
 			if last != nil {
-				return fmt.Errorf("%w within %s (frame chain %q: %v)", ErrNoSuite, timeout, s.chain, last)
+				// The first line of last: Playwright appends a call log,
+				// which a message cut at its first line lost with the
+				// closing parenthesis.
+				why, _, _ := strings.Cut(strings.TrimSpace(last.Error()), "\n")
+				return fmt.Errorf("%w within %s (frame chain %q: %s)", ErrNoSuite, timeout, s.chain, why)
 			}
 			return fmt.Errorf("%w within %s", ErrNoSuite, timeout)
 		}

@@ -124,6 +124,11 @@ type Env struct {
 	// that shows no verdict depends on the host's speed
 	// (docs/audit-timing.md).
 	CPUThrottle float64
+	// EvidenceDir is where a host puts evidence it captures itself (a
+	// screenshot of a prompt it found, of a failed setup): the run's
+	// evidence directory for this host, which the runner sets; "" when the
+	// run keeps no evidence (--evidence-dir ""), and then it writes none.
+	EvidenceDir string
 	Logf        func(format string, args ...any)
 }
 

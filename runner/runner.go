@@ -37,10 +37,16 @@ type InfraError struct {
 	Err  error
 	// Evidence are files saved when it happened (a screenshot of the page).
 	Evidence []string
+	// Story is what the fixture server saw of a host whose setup failed
+	// (Options.SetupStory): how far it got.
+	Story string
 }
 
 func (e *InfraError) Error() string {
 	s := e.Step + ": " + e.Err.Error()
+	if e.Story != "" {
+		s += "; " + e.Story
+	}
 	if len(e.Evidence) > 0 {
 		s += " (evidence: " + strings.Join(e.Evidence, ", ") + ")"
 	}
@@ -71,6 +77,11 @@ type Options struct {
 	// Retries reruns checks that failed, timed out or errored up to this
 	// many times; one that then passes is reported flaky.
 	Retries int
+	// SetupStory, when set, says what the fixture server saw of the host
+	// (mcpserver.Observations.SetupStory), for the message of a failed
+	// setup: no connection, no call of the suite's tool, no read of its
+	// View's resource.
+	SetupStory func() string
 	// EvidenceDir, when set, receives evidence for every check that did not
 	// pass: the JSON-RPC messages of the check and, from hosts that can, a
 	// screenshot and console lines. Paths land in Case.Evidence.
@@ -155,6 +166,9 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 			ie.Err = errors.Join(ErrHostSetup, hosts.ErrBrowserGone)
 		}
 		ie.Evidence = infraEvidence(ctx, h, o, "setup-failure")
+		if o.SetupStory != nil {
+			ie.Story = o.SetupStory()
+		}
 		hr.Infra = ie.Error()
 		return hr, ie
 	}
@@ -190,6 +204,9 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 // error is an *InfraError naming the step.
 func SetUp(ctx context.Context, h hosts.Host, o Options) (hosts.SuiteBridge, error) {
 	o.Env.AppTimeout = hosts.AppTimeout(h, o.Env.AppTimeout)
+	if o.Env.EvidenceDir == "" && o.EvidenceDir != "" {
+		o.Env.EvidenceDir = filepath.Join(o.EvidenceDir, safeName(h.Name()))
+	}
 	relayed := viaRelay(h, o)
 	if relayed {
 		if o.Relay == nil {

@@ -57,6 +57,17 @@ func TestAppNeverShownIsInfraWithScreenshot(t *testing.T) {
 	if !strings.Contains(stderr, "setting up host noapp") || !strings.Contains(stderr, "never appeared") {
 		t.Errorf("the message does not name the step:\n%s", stderr)
 	}
+	// What the fixture server saw says how far the host got: the page
+	// loaded the server's URL and never spoke MCP. And the frame chain's
+	// parenthesis is closed (Playwright's call log once cut it off).
+	if !strings.Contains(stderr, "the fixture server saw no MCP connection from the host") {
+		t.Errorf("the message does not say what the fixture server saw:\n%s", stderr)
+	}
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.Contains(line, "frame chain") && strings.Count(line, "(") != strings.Count(line, ")") {
+			t.Errorf("unbalanced parentheses: %s", line)
+		}
+	}
 	m := regexp.MustCompile(`evidence: (\S+\.png)`).FindStringSubmatch(stderr)
 	if m == nil {
 		t.Fatalf("no screenshot path in the message:\n%s", stderr)

@@ -55,6 +55,10 @@ type Base struct {
 
 	// logf is the run's log (env.Logf at Open), or nil.
 	logf func(string, ...any)
+	// EvidenceDir is where the host saves evidence it captures itself
+	// (env.EvidenceDir at Open, unless a driver set one before); "" saves
+	// none.
+	EvidenceDir string
 
 	mu      sync.Mutex
 	console []string
@@ -85,6 +89,9 @@ func (b *Base) Open(env hosts.Env, opts playwright.BrowserNewContextOptions) err
 		return fmt.Errorf("no browser to drive (the run's browser is %T)", env.Browser)
 	}
 	b.logf = env.Logf
+	if env.EvidenceDir != "" {
+		b.EvidenceDir = env.EvidenceDir
+	}
 	if opts.Viewport == nil {
 		opts.Viewport = &playwright.Size{Width: 1280, Height: 900}
 	}

@@ -271,7 +271,7 @@ func (b *Base) ObservePrompts(ctx context.Context, req protocol.Request) (protoc
 		rep.Seen = append(rep.Seen, seen...)
 	}
 	if shot != nil {
-		rep.Screenshot = promptScreenshot(shot)
+		rep.Screenshot = promptScreenshot(shot, b.EvidenceDir)
 	}
 	v, err := json.Marshal(rep)
 	if err != nil {
@@ -346,10 +346,14 @@ func decodePromptScan(raw any) (promptScanResult, error) {
 	return r, nil
 }
 
-// promptScreenshot saves a PNG of page in the temporary evidence
-// directory and returns its path ("" when it could not).
-func promptScreenshot(page playwright.Page) string {
-	dir := filepath.Join(os.TempDir(), "mcpconform-evidence")
+// promptScreenshot saves a PNG of page in dir, the run's evidence
+// directory for the host, and returns its path ("" when it could not, or
+// when the run keeps no evidence: a prompt can show logged-in content,
+// and nothing goes where the user did not ask).
+func promptScreenshot(page playwright.Page, dir string) string {
+	if dir == "" {
+		return ""
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return ""
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -24,6 +25,8 @@ func TestObservePromptsReportsWhatAppearedSinceTheMark(t *testing.T) {
 function ask(html) { const d = document.createElement("div"); d.innerHTML = html; document.body.append(d.firstElementChild); }
 </script></body>`
 	b := openPage(t, page)
+	// The run's evidence directory for the host: the screenshots go there.
+	b.EvidenceDir = t.TempDir()
 	observe := func(phase string) protocol.PromptReport {
 		t.Helper()
 		r, err := b.ObservePrompts(context.Background(), protocol.Request{Kind: protocol.KindObservePrompts, Phase: phase})
@@ -93,9 +96,22 @@ d.body.insertAdjacentHTML("beforeend", '<div role="alertdialog">Open the link?</
 			}
 			continue
 		}
-		if st, err := os.Stat(rep.Screenshot); err != nil || st.Size() == 0 || !strings.HasSuffix(rep.Screenshot, ".png") {
-			t.Errorf("%s: screenshot %q: %v", c.name, rep.Screenshot, err)
+		if st, err := os.Stat(rep.Screenshot); err != nil || st.Size() == 0 || !strings.HasSuffix(rep.Screenshot, ".png") || filepath.Dir(rep.Screenshot) != b.EvidenceDir {
+			t.Errorf("%s: screenshot %q (want a PNG in %s): %v", c.name, rep.Screenshot, b.EvidenceDir, err)
 		}
+	}
+	// A run that keeps no evidence gets no screenshot, here or anywhere.
+	b.EvidenceDir = ""
+	observe(protocol.PhaseMark)
+	if _, err := b.Page.Evaluate(`() => ask('<div role="dialog">Again?</div>')`); err != nil {
+		t.Fatal(err)
+	}
+	var rep protocol.PromptReport
+	for deadline := time.Now().Add(15 * time.Second); len(rep.Seen) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		rep = observe(protocol.PhaseReport)
+	}
+	if len(rep.Seen) == 0 || rep.Screenshot != "" {
+		t.Errorf("without an evidence directory: seen %q, screenshot %q; want the question seen and no screenshot", rep.Seen, rep.Screenshot)
 	}
 	// A tab the driver opened since the mark (a tool's own tab) is the
 	// driver's, though it shows the host's page with its dialog.

@@ -462,6 +462,11 @@ func TestWrongProfilesFailFast(t *testing.T) {
 			t.Errorf("waiting for the app failed after %s with --app-timeout 4s", se.Elapsed)
 		}
 		wantPNG(t, se.Screenshot, "never-setup-app-not-shown-")
+		// Playwright's call log after the frame chain's error once cut the
+		// message before the chain's closing parenthesis.
+		if m := err.Error(); strings.Count(m, "(") != strings.Count(m, ")") {
+			t.Errorf("unbalanced parentheses: %s", m)
+		}
 	})
 
 	t.Run("selector the browser rejects", func(t *testing.T) {
@@ -488,12 +493,13 @@ func failSetup(t *testing.T, name string, vars map[string]string, appTimeout tim
 	if err != nil {
 		t.Fatal(err)
 	}
-	core, _ := Unwrap(h)
-	core.EvidenceDir = t.TempDir()
+	// The run's evidence directory: the host's own screenshot goes into
+	// its folder for the host (hosts.Env.EvidenceDir), as the runner's do.
+	evidence := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	start := time.Now()
-	hr, err := runner.Run(ctx, h, runner.Options{Env: env(t, appTimeout), Logf: t.Logf})
+	hr, err := runner.Run(ctx, h, runner.Options{Env: env(t, appTimeout), Logf: t.Logf, EvidenceDir: evidence})
 	var ie *runner.InfraError
 	if !errors.As(err, &ie) || !errors.Is(err, runner.ErrHostSetup) || hr.Infra == "" {
 		t.Fatalf("want a host-setup infrastructure error recorded in the run, got %v", err)
@@ -506,8 +512,8 @@ func failSetup(t *testing.T, name string, vars map[string]string, appTimeout tim
 	if se.Screenshot == "" || !strings.Contains(err.Error(), "screenshot: "+se.Screenshot) {
 		t.Errorf("the message does not name a screenshot: %v", err)
 	}
-	if filepath.Dir(se.Screenshot) != core.EvidenceDir {
-		t.Errorf("screenshot %s is not in EvidenceDir %s", se.Screenshot, core.EvidenceDir)
+	if want := filepath.Join(evidence, name); filepath.Dir(se.Screenshot) != want {
+		t.Errorf("screenshot %s is not in the run's evidence directory for the host, %s", se.Screenshot, want)
 	}
 	return hr, err, *se
 }

@@ -91,9 +91,6 @@ type Host struct {
 	*browserhost.Base
 	cfg   *config
 	hooks Hooks
-	// EvidenceDir receives the screenshot taken when Setup fails; default
-	// os.TempDir()/mcpconform-evidence.
-	EvidenceDir string
 
 	logf    func(string, ...any)
 	vars    map[string]string
@@ -453,15 +450,13 @@ func clip(s string, n int) string {
 	return s
 }
 
-// screenshot saves the page as it is now and returns the path ("" when it
-// could not).
+// screenshot saves the page as it is now in the run's evidence directory
+// for the host (browserhost.Base.EvidenceDir) and returns the path (""
+// when it could not, or when the run keeps no evidence).
 func (h *Host) screenshot(tag string) string {
-	if h.Page == nil {
-		return ""
-	}
 	dir := h.EvidenceDir
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "mcpconform-evidence")
+	if h.Page == nil || dir == "" {
+		return ""
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		h.logf("screenshot: %v", err)

@@ -277,7 +277,7 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 			go func() {
 				defer wg.Done()
 				ro := o.Runner
-				env, rl, done, err := s.hostFixtures(ctx, i)
+				env, rl, srv, done, err := s.hostFixtures(ctx, i)
 				if err != nil {
 					hrs[i], errs[i] = report.HostRun{Host: name, StartedAt: time.Now(), Infra: err.Error()}, err
 					return
@@ -298,6 +298,9 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 					ro.OnCase = func(c report.Case) { o.OnCase(name, c) }
 				}
 				ro.Relay, ro.Bridge = rl, o.Bridge
+				if srv != nil {
+					ro.SetupStory = func() string { return srv.Observations().SetupStory() }
+				}
 				hrs[i], errs[i] = runner.Run(ctx, h, ro)
 			}()
 		}
@@ -313,7 +316,8 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 }
 
 // hostFixtures are the fixture servers, and a relay on them, for the i-th
-// of the hosts run at once; done releases both. Hosts at once must not share a
+// of the hosts run at once, with the main server when it is this
+// process's own (nil for a public one); done releases both. Hosts at once must not share a
 // fixture server: its record is one for all, and the checks read it as
 // their own host's (how many probe resources were read, which calls were
 // made), so one host's calls were counted as another's (seen in the
@@ -321,22 +325,27 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 // session's servers, whose address was printed; every other gets a set
 // of its own, unless the ports are fixed or the servers are public (one
 // address for all, which a host was configured with): those share it.
-func (s *Session) hostFixtures(ctx context.Context, i int) (hosts.Env, *relay.Relay, func(), error) {
+func (s *Session) hostFixtures(ctx context.Context, i int) (hosts.Env, *relay.Relay, *mcpserver.Server, func(), error) {
 	env := s.Env()
 	if i == 0 || s.Fixtures == nil || s.o.Fixtures.MainPort != 0 || s.o.Fixtures.SecondPort != 0 {
 		if i > 0 && s.o.Logf != nil {
 			s.o.Logf("hosts run at once share the fixture servers (fixed ports or a public URL): a check that counts the server's record may count another host's calls; run them one at a time for verdicts of their own")
 		}
+		var srv *mcpserver.Server
+		if s.Fixtures != nil && i == 0 {
+			// (Shared with the other hosts, its record is not this one's.)
+			srv = s.Fixtures.MainServer
+		}
 		rl := s.NewRelay()
-		return env, rl, rl.Close, nil
+		return env, rl, srv, rl.Close, nil
 	}
 	fx, err := fixtures.StartWith(ctx, fixtures.Options{CORSOrigins: s.o.Fixtures.CORSOrigins})
 	if err != nil {
-		return env, nil, nil, &runner.InfraError{Step: "starting the fixture servers of a host run beside others", Err: err}
+		return env, nil, nil, nil, &runner.InfraError{Step: "starting the fixture servers of a host run beside others", Err: err}
 	}
 	env.ServerURL, env.SecondServerURL = fx.Main.URL, fx.Second.URL
 	rl := relay.New(fx.MainServer.Relay())
-	return env, rl, func() { rl.Close(); fx.Close() }, nil
+	return env, rl, fx.MainServer, func() { rl.Close(); fx.Close() }, nil
 }
 
 func firstError(errs []error) error {

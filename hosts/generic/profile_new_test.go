@@ -249,6 +249,22 @@ func TestStartAndReady(t *testing.T) {
 		}
 	})
 
+	t.Run("coloured line", func(t *testing.T) {
+		// A host that colours its output word by word (as dev servers
+		// do): READY matches the text, and the log holds no escapes.
+		h, log := newHost(t, `printf '\033[32mup\033[0m and \033[1;34mlistening\033[0m\n'; exec sleep 300`, "line:up and listening", "20s")
+		if err := h.startCommand(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		joined := strings.Join(log(), "\n")
+		if !strings.Contains(joined, "demo start: up and listening") || strings.Contains(joined, "\x1b") {
+			t.Errorf("the log, without terminal colours:\n%q", joined)
+		}
+		if err := h.Teardown(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	})
+
 	t.Run("url", func(t *testing.T) {
 		var up atomic.Bool
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

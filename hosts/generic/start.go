@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -135,7 +136,9 @@ func (s *startedCmd) read(r io.Reader, log func(string)) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
-		l := sc.Text()
+		// Without terminal colours: a READY text must match a line the
+		// host coloured word by word, and the run's log is no terminal.
+		l := ansiEscape.ReplaceAllString(sc.Text(), "")
 		log(l)
 		s.mu.Lock()
 		s.tail = append(s.tail, l)
@@ -150,6 +153,10 @@ func (s *startedCmd) read(r io.Reader, log func(string)) {
 	}
 	io.Copy(io.Discard, r)
 }
+
+// ansiEscape matches a terminal's CSI escape sequence (colours, cursor
+// moves).
+var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]")
 
 func (s *startedCmd) lastLines() string {
 	s.mu.Lock()

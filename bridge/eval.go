@@ -20,6 +20,11 @@ var EvalTimeout = 30 * time.Second
 // (the iframe was removed or replaced); find the frame again.
 var ErrFrameGone = errors.New("app frame detached")
 
+// ErrNoContext means no document of the frame answers the probe: it was
+// replaced and the new one has not set the channel up yet (a host that
+// renders the View again), or it is not the suite's; find the frame again.
+var ErrNoContext = errors.New("no execution context answers the probe")
+
 // Evaluator runs script in one frame through its own CDP session with
 // userGesture:false. Playwright's own evaluate calls always pass
 // userGesture:true, which would give the app frame user activation and make
@@ -92,7 +97,7 @@ func (e *Evaluator) open() error {
 			}
 		}
 		s.Detach()
-		return fmt.Errorf("no execution context in %s answers %q", a.URL(), e.probe)
+		return fmt.Errorf("%w in %s (%q)", ErrNoContext, a.URL(), e.probe)
 	}
 	return fmt.Errorf("no CDP session reaches frame %s", e.frame.URL())
 }

@@ -3,9 +3,11 @@ package bridge_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -135,4 +137,61 @@ func TestHostilePageCannotCrashOrSteerTheRunner(t *testing.T) {
 			t.Errorf("an invented status became %s %q, want ERROR", hr.Cases[0].Status, hr.Cases[0].Message)
 		}
 	})
+}
+
+// The suite's frame loads a new document (a host rendering the View
+// again) whose channel comes a moment later: the bridge finds the suite
+// again and answers with the new instance, instead of failing the call
+// ("no execution context … answers"), which ended a run as "lost contact
+// with the suite" when it fell on the runner's answer to a request.
+func TestSuiteFoundAgainWhenItsDocumentIsReplaced(t *testing.T) {
+	br, _ := e2etest.Parts(t)
+	var loads atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		if r.URL.Path == "/frame" {
+			// The first document sets the channel up at once; a later one
+			// after 800 ms, as a View that loads its script.
+			delay, instance := 0, "first"
+			if loads.Add(1) > 1 {
+				delay, instance = 800, "second"
+			}
+			fmt.Fprintf(w, `<!doctype html><script>setTimeout(() => { window.__mcpConformance = {
+  poll: async () => ({instance: %q, state: "running", results: []}),
+  resolve: () => false,
+}; }, %d);</script>`, instance, delay)
+			return
+		}
+		w.Write([]byte(`<!doctype html><iframe src="/frame"></iframe>`))
+	}))
+	t.Cleanup(srv.Close)
+	c, p, err := br.NewPage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := p.Goto(srv.URL + "/"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := bridge.FindSuite(ctx, c, p, []string{"iframe"}, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Evaluate(`() => document.querySelector("iframe").contentWindow.location.reload()`); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		poll, err := s.Poll(ctx, 0)
+		if err != nil {
+			t.Fatalf("a poll while the frame's new document set its channel up: %v", err)
+		}
+		if poll.Instance == "second" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the new document's suite never answered")
+		}
+	}
 }

@@ -265,7 +265,7 @@ func Drive(ctx context.Context, sb hosts.SuiteBridge, h hosts.Host, o Options, h
 	}
 	hr.SuiteVersion = list.SuiteVersion
 	o.PollWait = pollWait(sb, o.PollWait)
-	d := &driver{ctx: ctx, sb: sb, h: h, o: o, hr: &hr, results: map[string]protocol.TestResult{}, evidence: map[string][]string{}, meta: map[string]protocol.TestMeta{}, attempts: map[string][]string{}, started: map[string]time.Time{}}
+	d := &driver{ctx: ctx, sb: sb, h: h, o: o, hr: &hr, results: map[string]protocol.TestResult{}, evidence: map[string][]string{}, meta: map[string]protocol.TestMeta{}, attempts: map[string][]string{}, started: map[string]time.Time{}, interrupted: map[string]bool{}}
 	d.judgements = map[string]specreg.Judgement{}
 	for _, m := range list.Tests {
 		_, d.judgements[m.ID] = o.Selection.Judged(m)
@@ -339,6 +339,9 @@ type driver struct {
 	judgements map[string]specreg.Judgement
 	// openTool is what the run learnt of the driver's openTool.
 	openTool openToolRecord
+	// interrupted are the checks a remount of the app interrupted once
+	// (they run again in the new View).
+	interrupted map[string]bool
 }
 
 // maxRemounts bounds how often a host may restart the app before the run
@@ -396,9 +399,20 @@ func (d *driver) phase(ids []string, retry bool) error {
 			// that one before this poll.
 			remounts++
 			if running != "" {
+				// The check had the View it was judging taken away: a
+				// host may render a View again (ext-apps lets it: the
+				// fresh View initializes and gets its data anew), so it
+				// runs again in the new one, once; interrupted again,
+				// it is the ERROR. Before, the first interruption was:
+				// a red on a legal host whenever its re-render fell
+				// during a check rather than between two.
 				if _, done := d.results[running]; !done {
-					d.record(protocol.TestResult{ID: running, Status: protocol.StatusError,
-						Message: "harness: the host reloaded or remounted the app iframe during this check, so it could not finish"}, retry)
+					if d.interrupted[running] {
+						d.record(protocol.TestResult{ID: running, Status: protocol.StatusError,
+							Message: "harness: the host reloaded or remounted the app iframe during this check, twice, so it could not finish"}, retry)
+					} else {
+						d.interrupted[running] = true
+					}
 				}
 			}
 			if remounts > maxRemounts {
@@ -553,6 +567,7 @@ func (d *driver) finish(infra string) report.HostRun {
 		}
 		hr.Cases = append(hr.Cases, c)
 	}
+	blockDriverErrors(hr.Cases)
 	unblockPassed(hr.Cases)
 	hr.Infra = infra
 	return *hr
@@ -570,6 +585,40 @@ func ownFailure(c report.Case) string {
 		}
 	}
 	return msg + own
+}
+
+// blockDriverErrors makes a check that ended in the driver's ERROR
+// ("harness: …": it could not act on what the check needed) BLOCKED by the
+// checks it requires (protocol.TestMeta.Requires) that went red in the
+// same run: the behaviour the check rests on is missing, and that is the
+// likelier cause than the driver. Seen 2026-12-06: a host that re-renders
+// a View without its tool data (rerender-without-replay) left each probe
+// View without its probe's id, the driver could not find one to close or
+// stop, and four ERRORs came beside lifecycle/tool-input-once's FAIL. The
+// driver's message stays in the check's, for whoever doubts it.
+func blockDriverErrors(cases []report.Case) {
+	status := map[string]protocol.Status{}
+	for _, c := range cases {
+		status[c.ID] = c.Status
+	}
+	for i, c := range cases {
+		if c.Status != protocol.StatusError || !strings.HasPrefix(c.Message, "harness: ") {
+			continue
+		}
+		var failed []string
+		for _, r := range c.Requires {
+			if st := status[r]; st == protocol.StatusFail || st == protocol.StatusTimeout {
+				failed = append(failed, r)
+			}
+		}
+		if len(failed) == 0 {
+			continue
+		}
+		by := strings.Join(failed, ", ")
+		cases[i].Status = protocol.StatusBlocked
+		cases[i].BlockedBy = failed
+		cases[i].Message = fmt.Sprintf("blocked: %s, which this check requires, failed in this run; this check could not reach what it tests (%s) (judged by %s)", by, strings.TrimPrefix(c.Message, "harness: "), by)
+	}
 }
 
 // unblockPassed settles a BLOCKED check by what its blockers ended with

@@ -370,11 +370,12 @@ type remountSuite struct {
 	*fakeSuite
 	instance int
 	remounts int
+	max      int // remounts at a/one's second request (1 when 0)
 }
 
 func (r *remountSuite) Poll(ctx context.Context, w time.Duration) (protocol.Poll, error) {
 	p, err := r.fakeSuite.Poll(ctx, w)
-	if r.remounts == 0 && p.RunningID == "a/one" && p.Request != nil && p.Request.Seq == 2 {
+	if r.remounts < max(r.max, 1) && p.RunningID == "a/one" && p.Request != nil && len(r.fakeSuite.answers["a/one"]) == 1 {
 		// The host reloads the app: the suite starts over, idle.
 		r.remounts++
 		r.instance++
@@ -387,23 +388,35 @@ func (r *remountSuite) Poll(ctx context.Context, w time.Duration) (protocol.Poll
 	return p, err
 }
 
-func TestRemountMidCheckIsErrorAndTheRunGoesOn(t *testing.T) {
+// A check a remount interrupts runs again in the new View (a host may
+// render a View again), and the run goes on; interrupted a second time,
+// it is the ERROR.
+func TestRemountMidCheckRunsItAgainOnceAndTheRunGoesOn(t *testing.T) {
 	click := protocol.Request{Kind: protocol.KindClickTrigger}
-	f := newFake(map[string][]protocol.Request{"a/one": {click, click}}, "a/one", "a/two", "a/three")
-	rs := &remountSuite{fakeSuite: f}
-	hr, err := Drive(context.Background(), rs, &fakeHost{}, Options{}, report.HostRun{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := statuses(hr)
-	if st["a/one"] != protocol.StatusError || st["a/two"] != protocol.StatusPass || st["a/three"] != protocol.StatusPass {
-		t.Fatalf("statuses %v: the interrupted check is ERROR, the rest still run", st)
-	}
-	if !strings.Contains(hr.Cases[0].Message, "reloaded or remounted the app iframe") {
-		t.Errorf("message %q does not say why", hr.Cases[0].Message)
-	}
-	if fmt.Sprint(f.started) != "[a/two a/three]" {
-		t.Errorf("after the remount the suite was started on %v, want the unfinished checks", f.started)
+	for _, c := range []struct {
+		remounts int
+		want     protocol.Status
+	}{{1, protocol.StatusPass}, {2, protocol.StatusError}} {
+		f := newFake(map[string][]protocol.Request{"a/one": {click, click}}, "a/one", "a/two", "a/three")
+		rs := &remountSuite{fakeSuite: f, max: c.remounts}
+		hr, err := Drive(context.Background(), rs, &fakeHost{}, Options{}, report.HostRun{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := statuses(hr)
+		if st["a/one"] != c.want || st["a/two"] != protocol.StatusPass || st["a/three"] != protocol.StatusPass {
+			t.Fatalf("%d remount(s) during a/one: statuses %v; want a/one %s, the rest still run", c.remounts, st, c.want)
+		}
+		if c.want == protocol.StatusError && !strings.Contains(hr.Cases[0].Message, "reloaded or remounted the app iframe during this check, twice") {
+			t.Errorf("message %q does not say why", hr.Cases[0].Message)
+		}
+		want := "[a/one a/two a/three]"
+		if c.want == protocol.StatusError {
+			want = "[a/two a/three]"
+		}
+		if fmt.Sprint(f.started) != want {
+			t.Errorf("after %d remount(s) the suite was started on %v, want %s", c.remounts, f.started, want)
+		}
 	}
 }
 
@@ -667,6 +680,42 @@ func TestBlockedChecks(t *testing.T) {
 	}
 	if c := caseByID(hr, "a/nameless"); c.Status != protocol.StatusError || !strings.Contains(c.Message, "naming no blocking check") {
 		t.Errorf("a/nameless, BLOCKED by nothing: expected ERROR, observed %s (%s)", c.Status, c.Message)
+	}
+}
+
+// A check that ended in the driver's ERROR ("harness: …") is BLOCKED by the
+// checks it requires that went red in the run (their missing behaviour is
+// the likelier cause); with its requirements passed, or for an ERROR that
+// is not the driver's, it stays ERROR.
+func TestDriverErrorBlockedByAFailedRequirement(t *testing.T) {
+	f := newFake(nil, "a/base", "a/probe", "a/ok", "a/probe-of-ok", "a/suite-error")
+	for i := range f.tests {
+		switch f.tests[i].ID {
+		case "a/probe", "a/suite-error":
+			f.tests[i].Requires = []string{"a/base"}
+		case "a/probe-of-ok":
+			f.tests[i].Requires = []string{"a/ok"}
+		}
+	}
+	driver := protocol.TestResult{Status: protocol.StatusError, Message: "harness: the host driver could not close the probe View (closeView: no View displays \"p1\")"}
+	f.verdicts = map[string]protocol.TestResult{
+		"a/base":        {Status: protocol.StatusFail, Message: "expected exactly one tool-input, observed 0"},
+		"a/probe":       driver,
+		"a/ok":          {Status: protocol.StatusPass},
+		"a/probe-of-ok": driver,
+		"a/suite-error": {Status: protocol.StatusError, Message: "TypeError: x is undefined"},
+	}
+	hr, err := drive(t, f, &fakeHost{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := caseByID(hr, "a/probe"); c.Status != protocol.StatusBlocked || fmt.Sprint(c.BlockedBy) != "[a/base]" || !strings.Contains(c.Message, "no View displays") || !strings.Contains(c.Message, "(judged by a/base)") {
+		t.Errorf("a/probe, the driver's ERROR with its requirement failed: expected BLOCKED by a/base keeping the driver's words, observed %s %v (%s)", c.Status, c.BlockedBy, c.Message)
+	}
+	for _, id := range []string{"a/probe-of-ok", "a/suite-error"} {
+		if c := caseByID(hr, id); c.Status != protocol.StatusError || c.BlockedBy != nil {
+			t.Errorf("%s: expected to stay ERROR, observed %s %v (%s)", id, c.Status, c.BlockedBy, c.Message)
+		}
 	}
 }
 

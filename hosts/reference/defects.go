@@ -18,6 +18,7 @@ var Defects = []Defect{
 	{"tool-input-extra-args", "tool-input carries the complete, unchanged tool arguments (S L1106)"},
 	{"tool-input-twice", "tool-input is sent at most once (S L1118)"},
 	{"tool-result-before-input", "tool-input is sent before tool-result (S L1118)"},
+	{"rerender-without-replay", "a View the host renders again gets its tool data again (docs/overview.md §Lifecycle: data delivery follows every initialization; re-renders the View 300 ms after initialized, as rerender-once, and sends the fresh View no tool-input or tool-result: ext-apps #522, a re-rendered View starved of data)"},
 	{"tool-input-after-result", "tool-input is sent before tool-result (S L1118; withholds tool-input until the call's result is in, so a cancelled call's View never gets one)"},
 	{"tool-input-missing", "tool-input is sent with the call's arguments (S L1106; sends neither tool-input-partial nor tool-input, as a host on pre-spec notification names did, assistant-ui #4276; the call's result is still sent)"},
 	{"tool-result-missing", "tool-result is sent when the tool completes (S L1155)"},

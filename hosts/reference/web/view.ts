@@ -514,8 +514,13 @@ export class AppView {
     if (this.removed || this.closing) return;
     log("host", `re-rendering the View of ${this.launch.tool.name}`);
     this.initialized = false;
-    this.inputSent = false;
-    this.outcomeSent = false;
+    // The defect rerender-without-replay: the fresh View never gets the
+    // tool data the old one had (ext-apps #522: ChatGPT web after a
+    // reload, iOS Views "starved" of data).
+    if (!defect("rerender-without-replay")) {
+      this.inputSent = false;
+      this.outcomeSent = false;
+    }
     this.appCapabilities = {};
     for (const [, settle] of this.pending) settle({ jsonrpc: "2.0", error: { code: -32000, message: "View re-rendered" } });
     this.pending.clear();
@@ -820,7 +825,7 @@ export class AppView {
       case "ui/notifications/initialized":
         if (this.initialized) return;
         this.initialized = true;
-        if (variation("rerender-once") && !this.rerendered) {
+        if ((variation("rerender-once") || defect("rerender-without-replay")) && !this.rerendered) {
           this.rerendered = true;
           setTimeout(() => void this.rerender(), 300);
         }

@@ -285,13 +285,26 @@ func TestAppToolHiddenThroughTheAgent(t *testing.T) {
 		leaks  []string
 	}{{"", nil}, {"app-only-tools-to-model", []string{mcpserver.ToolProbe, mcpserver.ToolNoVisibility}}, {"model-list-guard-exact", []string{mcpserver.ToolNoVisibility}}} {
 		t.Run(cmp.Or(c.defect, "none"), func(t *testing.T) {
-			var defects []string
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			var ds reference.DefectSet
 			if c.defect != "" {
-				defects = []string{c.defect}
+				var err error
+				if ds, err = reference.ParseDefects([]string{c.defect}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			h := reference.NewWith(ds, reference.VariationSet{"model-tool-list-unread": true})
+			hr, err := runner.Run(ctx, h, runner.Options{Env: env(t), Stall: 2 * time.Minute, Selection: runner.Selection{Globs: []string{"visibility/app-tool-hidden"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(hr.Cases) != 1 {
+				t.Fatalf("%d checks ran, want 1", len(hr.Cases))
 			}
 			// Without readModelToolList a PASS comes only from the agent's
 			// answer, and a FAIL says it asked.
-			cs := runAlone(t, "visibility/app-tool-hidden", defects, []string{"model-tool-list-unread"})
+			cs := hr.Cases[0]
 			if c.leaks == nil {
 				if cs.Status != protocol.StatusPass {
 					t.Errorf("without a defect: %s %s, want PASS", cs.Status, cs.Message)
@@ -310,44 +323,6 @@ func TestAppToolHiddenThroughTheAgent(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// runAlone runs check id alone on a reference host with defects and
-// variations, and returns its case.
-func runAlone(t *testing.T, id string, defects, variations []string) report.Case {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	ds, err := reference.ParseDefects(defects)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := reference.ParseVariations(variations)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hr, err := runner.Run(ctx, reference.NewWith(ds, vs), runner.Options{Env: env(t), Stall: 2 * time.Minute, Selection: runner.Selection{Globs: []string{id}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(hr.Cases) != 1 {
-		t.Fatalf("%d checks ran, want 1", len(hr.Cases))
-	}
-	return hr.Cases[0]
-}
-
-// lifecycle/result-after-delay judges a tool-result sent to a View shown
-// while its call ran: on a host that shows the View only once the call
-// has ended (view-after-result) it SKIPs, naming both times, where it
-// PASSed on nothing before 2026-12-06; on the reference host it PASSes.
-func TestResultAfterDelayNeedsAViewShownDuringTheCall(t *testing.T) {
-	if cs := runAlone(t, "lifecycle/result-after-delay", nil, nil); cs.Status != protocol.StatusPass {
-		t.Errorf("on the reference host: %s %s, want PASS", cs.Status, cs.Message)
-	}
-	cs := runAlone(t, "lifecycle/result-after-delay", nil, []string{"view-after-result"})
-	if cs.Status != protocol.StatusSkip || !strings.Contains(cs.Message, "received its tool-input only after") {
-		t.Errorf("under view-after-result: %s %s, want a SKIP saying the View was told its call only after it ended", cs.Status, cs.Message)
 	}
 }
 

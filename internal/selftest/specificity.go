@@ -105,9 +105,8 @@ var VariationAreas = map[string][]string{
 	// Without readModelToolList, visibility/app-tool-hidden asks the
 	// agent, and the tools checks that read the model's list SKIP.
 	"model-tool-list-unread": {"tools", "visibility"},
-	// The View shown only once its call has ended: lifecycle/tool-cancelled's
-	// 60 s call has no View to stop, and lifecycle/result-after-delay no
-	// View shown while its call ran (both SKIP).
+	// The View shown only once its call has ended: only
+	// lifecycle/tool-cancelled's 60 s call has no View to stop (SKIP).
 	"view-after-result": {"lifecycle"},
 }
 

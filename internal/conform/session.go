@@ -299,7 +299,8 @@ func (s *Session) Run(ctx context.Context, names []string, o RunOptions) ([]repo
 				}
 				ro.Relay, ro.Bridge = rl, o.Bridge
 				if srv != nil {
-					ro.SetupStory = func() string { return srv.Observations().SetupStory() }
+					since := time.Now()
+					ro.SetupStory = func() string { return srv.Observations().SetupStory(since) }
 				}
 				hrs[i], errs[i] = runner.Run(ctx, h, ro)
 			}()

@@ -354,14 +354,22 @@ func promptScreenshot(page playwright.Page, dir string) string {
 	if dir == "" {
 		return ""
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return ""
-	}
-	p := filepath.Join(dir, fmt.Sprintf("prompt-%s-%d.png", time.Now().Format("20060102-150405"), time.Now().UnixNano()%1e6))
-	if _, err := page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(p), Timeout: playwright.Float(5000)}); err != nil {
-		return ""
-	}
+	p, _ := SaveScreenshot(page, dir, fmt.Sprintf("prompt-%s-%d.png", time.Now().Format("20060102-150405"), time.Now().UnixNano()%1e6))
 	return p
+}
+
+// SaveScreenshot saves a PNG of page as dir/name, making dir, and returns
+// its path. The evidence a host captures itself (a prompt, a failed setup
+// step) is saved this way, into hosts.Env.EvidenceDir.
+func SaveScreenshot(page playwright.Page, dir, name string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, name)
+	if _, err := page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(p), Timeout: playwright.Float(5000)}); err != nil {
+		return "", err
+	}
+	return p, nil
 }
 
 // oneLine is s on one line, cut to n runes.

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -454,18 +452,12 @@ func clip(s string, n int) string {
 // for the host (browserhost.Base.EvidenceDir) and returns the path (""
 // when it could not, or when the run keeps no evidence).
 func (h *Host) screenshot(tag string) string {
-	dir := h.EvidenceDir
-	if h.Page == nil || dir == "" {
+	if h.Page == nil || h.EvidenceDir == "" {
 		return ""
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	p, err := browserhost.SaveScreenshot(h.Page, h.EvidenceDir, fmt.Sprintf("%s-setup-%s-%s-%s.png", h.cfg.name, tag, time.Now().Format("20060102-150405"), randomHex(3)))
+	if err != nil {
 		h.logf("screenshot: %v", err)
-		return ""
-	}
-	p := filepath.Join(dir, fmt.Sprintf("%s-setup-%s-%s-%s.png", h.cfg.name, tag, time.Now().Format("20060102-150405"), randomHex(3)))
-	if _, err := h.Page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(p), Timeout: playwright.Float(5000)}); err != nil {
-		h.logf("screenshot: %v", err)
-		return ""
 	}
 	return p
 }

@@ -204,8 +204,8 @@ func Run(ctx context.Context, h hosts.Host, o Options) (hr report.HostRun, err e
 // error is an *InfraError naming the step.
 func SetUp(ctx context.Context, h hosts.Host, o Options) (hosts.SuiteBridge, error) {
 	o.Env.AppTimeout = hosts.AppTimeout(h, o.Env.AppTimeout)
-	if o.Env.EvidenceDir == "" && o.EvidenceDir != "" {
-		o.Env.EvidenceDir = filepath.Join(o.EvidenceDir, safeName(h.Name()))
+	if o.Env.EvidenceDir == "" {
+		o.Env.EvidenceDir = o.hostEvidence(h.Name())
 	}
 	relayed := viaRelay(h, o)
 	if relayed {
@@ -682,6 +682,16 @@ func validStatus(s protocol.Status) bool {
 	return false
 }
 
+// hostEvidence is the run's evidence directory for host: the runner's
+// files and the host's own captures (hosts.Env.EvidenceDir) go there; ""
+// when the run keeps no evidence.
+func (o Options) hostEvidence(host string) string {
+	if o.EvidenceDir == "" {
+		return ""
+	}
+	return filepath.Join(o.EvidenceDir, safeName(host))
+}
+
 // infraEvidence saves what the host page looked like when the run failed
 // for an infrastructure reason (app never shown, suite stalled).
 func infraEvidence(ctx context.Context, h hosts.Host, o Options, base string) []string {
@@ -691,7 +701,7 @@ func infraEvidence(ctx context.Context, h hosts.Host, o Options, base string) []
 	}
 	ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	paths, err := et.TakeEvidence(ectx, filepath.Join(o.EvidenceDir, safeName(h.Name())), base)
+	paths, err := et.TakeEvidence(ectx, o.hostEvidence(h.Name()), base)
 	if err != nil {
 		o.Logf("evidence of the failure: %v", err)
 	}
@@ -701,7 +711,7 @@ func infraEvidence(ctx context.Context, h hosts.Host, o Options, base string) []
 // collectEvidence writes what the run knows about a check that did not pass.
 // Failing to collect evidence never changes the verdict; it is logged.
 func collectEvidence(ctx context.Context, h hosts.Host, o Options, host string, r protocol.TestResult) []string {
-	dir := filepath.Join(o.EvidenceDir, safeName(host))
+	dir := o.hostEvidence(host)
 	base := safeName(strings.ReplaceAll(r.ID, "/", "__"))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		o.Logf("evidence for %s: %v", r.ID, err)

@@ -102,6 +102,13 @@ type (
 	ViewKeeper interface {
 		KeepsViews(ctx context.Context, req protocol.Request) (protocol.Result, error)
 	}
+	// MessageRoleReader says (a JSON string) whose message the
+	// conversation shows the text containing req.Marker as: "user" for
+	// the user's own, else "assistant" or "other", waiting up to
+	// req.TimeoutMs for it (OK false when it never appears).
+	MessageRoleReader interface {
+		MessageRole(ctx context.Context, req protocol.Request) (protocol.Result, error)
+	}
 )
 
 // capability is a row of the one table of capabilities: the kind of
@@ -158,6 +165,7 @@ var capabilities = []capability{
 	row(protocol.KindReadNewSessionToolList, NewSessionToolLister.ReadNewSessionToolList, false),
 	row(protocol.KindHasAgent, AgentDescriber.HasAgent, false),
 	row(protocol.KindKeepsViews, ViewKeeper.KeepsViews, false),
+	row(protocol.KindMessageRole, MessageRoleReader.MessageRole, false),
 }
 
 func lookup(k protocol.Kind) (capability, bool) {

@@ -81,6 +81,13 @@ const (
 	// (issue #27); a driver that cannot tell does not offer it, and they
 	// run one after another.
 	KindKeepsViews Kind = "keepsViews"
+	// KindMessageRole reports, as a JSON string, whose message the
+	// conversation shows the text containing Marker as: "user" for the
+	// user's own, otherwise what the driver can tell ("assistant", or
+	// "other"), waiting up to TimeoutMs for the text to appear (OK false
+	// when it never does). A driver that cannot tell the user's messages
+	// from the rest does not offer it.
+	KindMessageRole Kind = "messageRole"
 )
 
 // The phases of observePrompts.
@@ -105,7 +112,7 @@ var Kinds = []Kind{
 	KindToggleTheme, KindReadModelToolList, KindInspectFrame, KindReadConsole, KindResetIsolation,
 	KindCancelTool, KindCloseView, KindCheckDownload, KindOpenTool,
 	KindReadFrameMessages, KindObservePrompts, KindReadNewSessionToolList, KindHasAgent,
-	KindKeepsViews,
+	KindKeepsViews, KindMessageRole,
 }
 
 // Dialog names a host confirmation dialog for confirmDialog.
@@ -157,12 +164,12 @@ func (r Request) Validate() error {
 		if r.URL == "" {
 			return fmt.Errorf("checkLinkOpen: url is empty")
 		}
-	case KindConversationContains:
+	case KindConversationContains, KindMessageRole:
 		if r.Marker == "" {
-			return fmt.Errorf("conversationContains: marker is empty")
+			return fmt.Errorf("%s: marker is empty", r.Kind)
 		}
 		if r.TimeoutMs < 0 {
-			return fmt.Errorf("conversationContains: negative timeoutMs")
+			return fmt.Errorf("%s: negative timeoutMs", r.Kind)
 		}
 	case KindToggleTheme:
 		if r.To != "light" && r.To != "dark" {

@@ -24,6 +24,7 @@ export const KINDS = [
   "readNewSessionToolList",
   "hasAgent",
   "keepsViews",
+  "messageRole",
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
@@ -73,7 +74,11 @@ export type CapabilityRequest =
   // Whether probe Views may be opened side by side (a JSON boolean): the
   // driver opens a tool's View itself (openTool) and the host keeps every
   // View open beside the ones opened after it, until it is closed.
-  | { kind: "keepsViews" };
+  | { kind: "keepsViews" }
+  // Whose message the conversation shows the text containing the marker
+  // as (a JSON string): "user" for the user's own, otherwise what the
+  // driver can tell ("assistant", "other"); waits up to timeoutMs for it.
+  | { kind: "messageRole"; marker: string; timeoutMs: number };
 
 // A parked request carries a sequence number so the runner dispatches it once.
 export type ParkedRequest = CapabilityRequest & { seq: number };

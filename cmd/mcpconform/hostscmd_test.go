@@ -151,6 +151,7 @@ func TestHostsCheckEveryCapabilityForProfiles(t *testing.T) {
 		"START":          "mcpconform serve --server {server} --listen 127.0.0.1:{port}",
 		"READY":          "http://127.0.0.1:{port}/",
 		"CONVERSATION":   "[role=log]",
+		"USER_MESSAGES":  "[role=log] .user",
 		"OPEN_TOOL":      "goto {url}/?tool={tool:url}&args={arguments:url}\nselect select[name=transport]=http\nwait-for-text [data-testid=status]=Connected",
 		"OPEN_TOOL_PAGE": "new",
 		"CLOSE":          "[data-testid=view-close]",

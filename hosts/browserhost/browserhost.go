@@ -338,6 +338,38 @@ func (b *Base) TextContains(ctx context.Context, sel, marker string, timeout tim
 	return protocol.Result{}, err
 }
 
+// ReadMessageRole waits up to timeout for marker in the text of the element
+// conv, then says whose message shows it: "user" when an element
+// matching user contains it, "assistant" when one matching assistant
+// does (assistant may be empty: the driver cannot tell), else "other".
+// The user's wins: an assistant that quotes the user's message back must
+// not hide where the message itself went. OK is false when the marker
+// never appears.
+func (b *Base) ReadMessageRole(ctx context.Context, conv, user, assistant, marker string, timeout time.Duration) (protocol.Result, error) {
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	ms := float64(timeout.Milliseconds())
+	h, err := b.Page.WaitForFunction(`([conv, user, assistant, marker]) => {
+		const c = document.querySelector(conv);
+		if (!c || !c.innerText.includes(marker)) return null;
+		const has = (sel) => !!sel && [...document.querySelectorAll(sel)].some((e) => e.innerText.includes(marker));
+		return has(user) ? "user" : has(assistant) ? "assistant" : "other";
+	}`, []any{conv, user, assistant, marker}, playwright.PageWaitForFunctionOptions{Timeout: &ms})
+	if err != nil {
+		if errors.Is(err, playwright.ErrTimeout) || strings.Contains(err.Error(), "Timeout") {
+			return protocol.Result{OK: false, Error: fmt.Sprintf("%s did not appear in the conversation within %s", marker, timeout)}, nil
+		}
+		return protocol.Result{}, err
+	}
+	v, err := h.JSONValue()
+	if err != nil {
+		return protocol.Result{}, err
+	}
+	role, _ := v.(string)
+	return protocol.Result{OK: true, Value: MustJSON(role)}, nil
+}
+
 // ClickWhenVisible clicks sel on the host page once it is visible.
 //
 // The click does not wait for a navigation it starts: a host's confirm

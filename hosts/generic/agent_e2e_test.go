@@ -26,6 +26,7 @@ func TestAgentNoneSkipsTheAgentChecksAtOnce(t *testing.T) {
 		Steps:        "goto {url}/\nclick [data-testid=tool-picker]\nclick [data-testid=tool-option][data-tool=\"" + reference.SuiteTool + "\"]\nfill [data-testid=tool-args]={\"nonce\":\"{nonce}\"}\nclick [data-testid=tool-call]",
 		AppFrame:     referenceAppFrame,
 		Conversation: `[data-testid="conversation"]`,
+		UserMessages: `[data-testid="conversation"] [data-role="user"]`,
 		Agent:        AgentNone,
 	}, "no-agent")
 	agentChecks := []string{"visibility/app-tool-hidden", "model-context/next-turn", "model-context/last-wins", "tools/host-calls-app-tool"}

@@ -94,6 +94,13 @@ func (h *Host) ConversationContains(ctx context.Context, req protocol.Request) (
 	return h.TextContains(ctx, h.cfg.conversation, req.Marker, time.Duration(req.TimeoutMs)*time.Millisecond)
 }
 
+// MessageRole says whether the conversation shows the marker in one of
+// the user's messages (USER_MESSAGES): "user", or "other" (a profile
+// tells only the user's messages apart).
+func (h *Host) MessageRole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.ReadMessageRole(ctx, h.cfg.conversation, h.cfg.userMessages, "", req.Marker, time.Duration(req.TimeoutMs)*time.Millisecond)
+}
+
 // ToggleTheme switches the host to req.To: by prefers-color-scheme
 // (THEME_TOGGLE=emulate), or by clicking THEME_TOGGLE until THEME_ATTR
 // reads the wanted theme.

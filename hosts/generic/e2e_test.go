@@ -160,6 +160,7 @@ func TestReferenceThroughProfileAndHooks(t *testing.T) {
 		Steps:        referenceSteps,
 		AppFrame:     referenceAppFrame,
 		Conversation: `[data-testid="conversation"]`,
+		UserMessages: `[data-testid="conversation"] [data-role="user"]`,
 		ThemeToggle:  `[data-testid="theme-toggle"]`,
 		ThemeAttr:    "body@class",
 		Confirm:      `[data-testid="dialog-{dialog}"] [data-testid="dialog-confirm"]`,

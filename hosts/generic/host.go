@@ -290,6 +290,9 @@ func (h *Host) checkSelectors() error {
 	if h.cfg.conversation != "" {
 		all = append(all, sel{"CONVERSATION", "", h.cfg.conversation})
 	}
+	if h.cfg.userMessages != "" {
+		all = append(all, sel{"USER_MESSAGES", "", h.cfg.userMessages})
+	}
 	if h.cfg.theme.toggle != "" && h.cfg.theme.toggle != ThemeEmulate {
 		all = append(all, sel{"THEME_TOGGLE", "", h.cfg.theme.toggle})
 	}

@@ -44,6 +44,10 @@ type Profile struct {
 	// Conversation is the element whose text is the conversation; it
 	// enables conversationContains.
 	Conversation string `env:"CONVERSATION"`
+	// UserMessages matches each of the user's own messages in the
+	// conversation (the turns the user sent); with CONVERSATION it
+	// enables messageRole.
+	UserMessages string `env:"USER_MESSAGES"`
 	// ThemeToggle is the button that switches the host's theme, or
 	// "emulate" to switch prefers-color-scheme; it enables toggleTheme.
 	ThemeToggle string `env:"THEME_TOGGLE"`
@@ -295,6 +299,7 @@ type config struct {
 	frame        []string
 	stepTimeout  time.Duration
 	conversation string
+	userMessages string
 	theme        themeConfig
 	confirm      string // ConfirmNative or a selector
 	approve      string // APPROVE's selector, or ""
@@ -346,6 +351,7 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 		url:          p.URL,
 		stepTimeout:  p.StepTimeout,
 		conversation: strings.TrimSpace(p.Conversation),
+		userMessages: strings.TrimSpace(p.UserMessages),
 		confirm:      strings.TrimSpace(p.Confirm),
 		approve:      strings.TrimSpace(p.Approve),
 		storageState: p.StorageState,
@@ -396,6 +402,13 @@ func compile(name string, p Profile, hk Hooks) (*config, error) {
 	if c.conversation != "" {
 		if err := CheckSelector(c.conversation); err != nil {
 			bad("CONVERSATION", "%v", err)
+		}
+	}
+	if c.userMessages != "" {
+		if err := CheckSelector(c.userMessages); err != nil {
+			bad("USER_MESSAGES", "%v", err)
+		} else if c.conversation == "" {
+			bad("USER_MESSAGES", "is set but %s is not: name the element whose text is the conversation, where the messages are looked for", Var(name, "CONVERSATION"))
 		}
 	}
 
@@ -538,8 +551,9 @@ func (c *config) capabilities(hk Hooks) map[protocol.Kind]bool {
 		protocol.KindCancelTool:           c.cancel.set(),
 		protocol.KindReadNewSessionToolList: hk.NewSessionTools != nil ||
 			(len(c.newSession) > 0 && c.modelTools.sel != ""),
-		protocol.KindHasAgent:   c.agent != "",
-		protocol.KindKeepsViews: c.views != "",
+		protocol.KindHasAgent:    c.agent != "",
+		protocol.KindKeepsViews:  c.views != "",
+		protocol.KindMessageRole: c.conversation != "" && c.userMessages != "",
 	}
 	for k := range c.unsupported {
 		caps[k] = false
@@ -573,6 +587,11 @@ func (c *config) why(k protocol.Kind) string {
 		return "AGENT is not set"
 	case protocol.KindKeepsViews:
 		return "VIEWS is not set"
+	case protocol.KindMessageRole:
+		if c.conversation == "" {
+			return "CONVERSATION and USER_MESSAGES are not set"
+		}
+		return "USER_MESSAGES is not set"
 	}
 	return "not configured"
 }

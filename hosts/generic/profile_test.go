@@ -21,15 +21,16 @@ import (
 // good is a complete profile "demo"; each case of the tables edits it.
 func good() map[string]string {
 	return map[string]string{
-		"MCPCONFORM_DEMO_URL":          "http://127.0.0.1:8080",
-		"MCPCONFORM_DEMO_STEPS":        `goto {url}/chat?server={server}; fill textarea[name="prompt"]=Run the conformance suite {nonce}; press Enter; wait-for iframe.app`,
-		"MCPCONFORM_DEMO_APP_FRAME":    `iframe[title="a;b"]; iframe`,
-		"MCPCONFORM_DEMO_CONVERSATION": `[data-testid="conversation"]`,
-		"MCPCONFORM_DEMO_THEME_TOGGLE": `button[aria-label="Toggle theme"]`,
-		"MCPCONFORM_DEMO_THEME_ATTR":   `html@data-theme`,
-		"MCPCONFORM_DEMO_CONFIRM":      `[data-dialog="{dialog}"] button.confirm`,
-		"MCPCONFORM_DEMO_DIALOGS":      "open-link,download",
-		"MCPCONFORM_DEMO_STEP_TIMEOUT": "5s",
+		"MCPCONFORM_DEMO_URL":           "http://127.0.0.1:8080",
+		"MCPCONFORM_DEMO_STEPS":         `goto {url}/chat?server={server}; fill textarea[name="prompt"]=Run the conformance suite {nonce}; press Enter; wait-for iframe.app`,
+		"MCPCONFORM_DEMO_APP_FRAME":     `iframe[title="a;b"]; iframe`,
+		"MCPCONFORM_DEMO_CONVERSATION":  `[data-testid="conversation"]`,
+		"MCPCONFORM_DEMO_USER_MESSAGES": `[data-role="user"]`,
+		"MCPCONFORM_DEMO_THEME_TOGGLE":  `button[aria-label="Toggle theme"]`,
+		"MCPCONFORM_DEMO_THEME_ATTR":    `html@data-theme`,
+		"MCPCONFORM_DEMO_CONFIRM":       `[data-dialog="{dialog}"] button.confirm`,
+		"MCPCONFORM_DEMO_DIALOGS":       "open-link,download",
+		"MCPCONFORM_DEMO_STEP_TIMEOUT":  "5s",
 	}
 }
 
@@ -181,6 +182,10 @@ func TestBadProfiles(t *testing.T) {
 			[]string{"MCPCONFORM_DEMO_STEP_TIMEOUT", "positive"}},
 		{"bad conversation selector", with(good(), "MCPCONFORM_DEMO_CONVERSATION", `div[role="log"`),
 			[]string{"MCPCONFORM_DEMO_CONVERSATION", "unclosed"}},
+		{"bad user-messages selector", with(good(), "MCPCONFORM_DEMO_USER_MESSAGES", `div[data-role="user"`),
+			[]string{"MCPCONFORM_DEMO_USER_MESSAGES", "unclosed"}},
+		{"user messages without a conversation", with(good(), "MCPCONFORM_DEMO_CONVERSATION", "<unset>"),
+			[]string{"MCPCONFORM_DEMO_USER_MESSAGES: is set but MCPCONFORM_DEMO_CONVERSATION is not"}},
 		{"theme button without attribute", with(good(), "MCPCONFORM_DEMO_THEME_ATTR", "<unset>"),
 			[]string{"MCPCONFORM_DEMO_THEME_TOGGLE", "MCPCONFORM_DEMO_THEME_ATTR is not set"}},
 		{"theme attribute without button", with(good(), "MCPCONFORM_DEMO_THEME_TOGGLE", "<unset>"),
@@ -356,7 +361,7 @@ func TestHostHasExactlyTheConfiguredCapabilities(t *testing.T) {
 // UNSUPPORTED removes capabilities even when configured; an unconfigured
 // one is absent, and Check says why.
 func TestUnsupportedAndCheck(t *testing.T) {
-	vars := with(good(), "MCPCONFORM_DEMO_UNSUPPORTED", "clickTrigger, READCONSOLE", "MCPCONFORM_DEMO_CONVERSATION", "<unset>")
+	vars := with(good(), "MCPCONFORM_DEMO_UNSUPPORTED", "clickTrigger, READCONSOLE", "MCPCONFORM_DEMO_CONVERSATION", "<unset>", "MCPCONFORM_DEMO_USER_MESSAGES", "<unset>")
 	h, err := Lookup("demo", envconfig.MapLookuper(vars))
 	if err != nil {
 		t.Fatal(err)

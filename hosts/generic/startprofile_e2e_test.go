@@ -113,7 +113,7 @@ func TestReferenceThroughEnvProfile(t *testing.T) {
 	sel := runner.Selection{}
 	if !e2etest.IsExtended() {
 		sel = e2etest.DriverSample(t, h)
-		sel.Globs = append(sel.Globs, "visibility/app-tool-hidden", "lifecycle/teardown-sent", "lifecycle/tool-cancelled", "messages/add-to-conversation")
+		sel.Globs = append(sel.Globs, "visibility/app-tool-hidden", "lifecycle/teardown-sent", "lifecycle/tool-cancelled", "messages/add-to-conversation", "messages/role-preserved")
 	}
 	viaProfile, viaDriver := compareWithReference(t, ctx, h, sel)
 	// Not a vacuous agreement: the checks of the new variables are judged
@@ -124,7 +124,7 @@ func TestReferenceThroughEnvProfile(t *testing.T) {
 	}
 	for _, c := range viaProfile.Cases {
 		switch c.ID {
-		case "visibility/app-tool-hidden", "lifecycle/teardown-sent", "lifecycle/tool-cancelled", "messages/add-to-conversation":
+		case "visibility/app-tool-hidden", "lifecycle/teardown-sent", "lifecycle/tool-cancelled", "messages/add-to-conversation", "messages/role-preserved":
 			if c.Status != protocol.StatusPass {
 				t.Errorf("%s: %s %s through the profile (needs %v)", c.ID, c.Status, c.Message, c.Needs)
 			}
@@ -254,6 +254,32 @@ func TestEnvProfileCatchesTheToolListDefect(t *testing.T) {
 	c := hr.Cases[0]
 	if c.Status != protocol.StatusFail || !strings.Contains(c.Message, "conformance_probe") {
 		t.Errorf("%s: %s %q, want FAIL naming the leaked tool", c.ID, c.Status, c.Message)
+	}
+}
+
+// USER_MESSAGES tells the user's messages apart through the profile
+// alone: with `serve --host-defect message-role-changed` (the View's
+// message shown as the assistant's), messages/role-preserved fails after
+// messages/add-to-conversation passed (it PASSes without the defect:
+// TestReferenceThroughEnvProfile runs it).
+func TestEnvProfileCatchesTheRoleDefect(t *testing.T) {
+	mcpconformOnPath(t)
+	h := refWithDefect(t, "message-role-changed")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	hr, err := runner.Run(ctx, h, runner.Options{Env: env(t, time.Minute), Selection: runner.Selection{Globs: []string{"messages/add-to-conversation", "messages/role-preserved"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]protocol.Status{}
+	for _, c := range hr.Cases {
+		got[c.ID] = c.Status
+		if c.ID == "messages/role-preserved" && !strings.Contains(c.Message, "something else than a message of the user") {
+			t.Errorf("%s: %q, want the message shown outside the user's messages", c.ID, c.Message)
+		}
+	}
+	if got["messages/add-to-conversation"] != protocol.StatusPass || got["messages/role-preserved"] != protocol.StatusFail {
+		t.Errorf("statuses %v, want add-to-conversation PASS and role-preserved FAIL", got)
 	}
 }
 

@@ -32,6 +32,7 @@ var Defects = []Defect{
 	{"app-only-tools-to-model", "tools without \"model\" visibility stay out of the agent's tool list (S L400)"},
 	{"model-list-guard-exact", "tools without \"model\" visibility stay out of the agent's tool list (S L400; hides only a tool whose visibility is exactly [\"app\"], as a host filtering with the ext-apps SDK's isToolVisibilityAppOnly does, so a tool with visibility [] is offered to the model)"},
 	{"message-dropped", "ui/message is added to the conversation (S L1033; answers {} and drops it)"},
+	{"message-role-changed", "ui/message keeps its role in the conversation (S L1033: \"preserving the specified role\"; shows the View's user message as the assistant's)"},
 	{"open-link-refused-but-opened", "ui/open-link opens the URL only when it does not refuse it (S §ui/open-link: an error \"if denied or failed\"; asks nothing, answers {isError: true} and opens the link anyway)"},
 	{"link-not-opened", "ui/open-link opens the URL (S L996; confirms, answers {} and opens nothing)"},
 	{"no-sandbox-proxy", "a web host wraps the View in a sandbox proxy (S L472; renders the View straight into the host page)"},

@@ -384,6 +384,12 @@ func (h *Host) ConversationContains(ctx context.Context, req protocol.Request) (
 	return h.TextContains(ctx, selConversation, req.Marker, time.Duration(req.TimeoutMs)*time.Millisecond)
 }
 
+// MessageRole reads the role of the conversation's turn that shows the
+// marker (the turns carry data-role).
+func (h *Host) MessageRole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	return h.ReadMessageRole(ctx, selConversation, selConversation+` [data-role="user"]`, selConversation+` [data-role="assistant"]`, req.Marker, time.Duration(req.TimeoutMs)*time.Millisecond)
+}
+
 // ToggleTheme clicks the host's own theme button until the theme is req.To.
 func (h *Host) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	want := "theme-" + req.To

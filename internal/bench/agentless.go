@@ -27,6 +27,7 @@ func agentlessProfile() generic.Profile {
 		Steps:        callFromPicker(reference.SuiteTool, `{"nonce":"{nonce}"}`),
 		AppFrame:     `iframe[data-testid="app-frame"]; iframe`,
 		Conversation: `[data-testid="conversation"]`,
+		UserMessages: `[data-testid="conversation"] [data-role="user"]`,
 		ThemeToggle:  `[data-testid="theme-toggle"]`,
 		ThemeAttr:    "body@class",
 		Confirm:      `[data-testid="dialog-{dialog}"] [data-testid="dialog-confirm"]`,

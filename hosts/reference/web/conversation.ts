@@ -61,8 +61,10 @@ async function callViewTool(c: ViewCall): Promise<void> {
   }
 }
 
-export async function userMessage(text: string): Promise<void> {
-  addTurn("user", text);
+// shownAs is the role the turn shows: the user's, but for the
+// message-role-changed defect.
+export async function userMessage(text: string, shownAs: "user" | "assistant" = "user"): Promise<void> {
+  addTurn(shownAs, text);
   // The no-agent variation (a development host): the conversation shows
   // the message and no model answers it; tools are called from the picker.
   if (variation("no-agent")) return;

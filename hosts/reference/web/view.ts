@@ -613,7 +613,7 @@ export class AppView {
           }
           this.reply(msg.id, {});
           if (defect("message-dropped")) return;
-          await userMessage(text);
+          await userMessage(text, defect("message-role-changed") ? "assistant" : "user");
           return;
         }
         case "ui/open-link": {

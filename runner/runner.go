@@ -568,7 +568,12 @@ func (d *driver) finish(infra string) report.HostRun {
 		hr.Cases = append(hr.Cases, c)
 	}
 	blockDriverErrors(hr.Cases)
-	unblockPassed(hr.Cases)
+	// A block settled may settle the blocks that name it (a chain: a probe
+	// check blocked by negotiation/resource-uri-honoured, itself blocked),
+	// whatever the catalogue order of the two.
+	for unblockPassed(hr.Cases) {
+	}
+	rootBlockers(hr.Cases)
 	hr.Infra = infra
 	return *hr
 }
@@ -630,11 +635,13 @@ func blockDriverErrors(cases []report.Case) {
 // user), so BLOCKED would claim a missing behaviour nobody saw missing:
 // SKIP, with the blocker's reason. A blocker not selected, or that failed,
 // leaves the check BLOCKED.
-func unblockPassed(cases []report.Case) {
+// It reports whether it settled any.
+func unblockPassed(cases []report.Case) bool {
 	status, message := map[string]protocol.Status{}, map[string]string{}
 	for _, c := range cases {
 		status[c.ID], message[c.ID] = c.Status, c.Message
 	}
+	settled := false
 	for i, c := range cases {
 		if c.Status != protocol.StatusBlocked || len(c.BlockedBy) == 0 {
 			continue
@@ -649,6 +656,7 @@ func unblockPassed(cases []report.Case) {
 			cases[i].Status = protocol.StatusFail
 			cases[i].Message = ownFailure(c)
 			cases[i].BlockedBy = nil
+			settled = true
 		case skipped:
 			var why []string
 			for _, b := range c.BlockedBy {
@@ -657,7 +665,51 @@ func unblockPassed(cases []report.Case) {
 			cases[i].Status = protocol.StatusSkip
 			cases[i].Message = strings.TrimPrefix(c.Message, "blocked: ") + " (not judged: " + strings.Join(why, "; ") + ")"
 			cases[i].BlockedBy = nil
+			settled = true
 		}
+	}
+	return settled
+}
+
+// rootBlockers names, for a check BLOCKED by checks that are themselves
+// BLOCKED, the checks at the roots of the chain: the red the cascade
+// comes from, which is what a reader acts on (a probe check whose View
+// never initialized is blocked by negotiation/resource-uri-honoured, and
+// that one, when its own View initialized without tool-input, by
+// lifecycle/tool-input-once). The message keeps the link it went through.
+func rootBlockers(cases []report.Case) {
+	byID := map[string]report.Case{}
+	for _, c := range cases {
+		byID[c.ID] = c
+	}
+	var roots func(id string, seen map[string]bool, out []string) []string
+	roots = func(id string, seen map[string]bool, out []string) []string {
+		c, ok := byID[id]
+		if !ok || c.Status != protocol.StatusBlocked || len(c.BlockedBy) == 0 || seen[id] {
+			if !slices.Contains(out, id) {
+				out = append(out, id)
+			}
+			return out
+		}
+		seen[id] = true
+		for _, b := range c.BlockedBy {
+			out = roots(b, seen, out)
+		}
+		return out
+	}
+	for i, c := range cases {
+		if c.Status != protocol.StatusBlocked {
+			continue
+		}
+		var to []string
+		for _, b := range c.BlockedBy {
+			to = roots(b, map[string]bool{c.ID: true}, to)
+		}
+		if slices.Equal(to, c.BlockedBy) {
+			continue
+		}
+		cases[i].Message = fmt.Sprintf("%s (%s, itself blocked by %s)", c.Message, strings.Join(c.BlockedBy, ", "), strings.Join(to, ", "))
+		cases[i].BlockedBy = to
 	}
 }
 

@@ -683,6 +683,48 @@ func TestBlockedChecks(t *testing.T) {
 	}
 }
 
+// A block whose blocker is itself BLOCKED names the root of the chain; one
+// whose blocker was settled (passed: its own failure; skipped: SKIP) is
+// settled by that, whichever comes first in the catalogue.
+func TestBlockChainsSettleAndNameTheirRoot(t *testing.T) {
+	f := newFake(nil, "a/leaf", "a/mid", "a/root", "a/leaf2", "a/mid2", "a/ok", "a/leaf3", "a/mid3", "a/skip")
+	blocked := func(by string) protocol.TestResult {
+		return protocol.TestResult{Status: protocol.StatusBlocked, Message: "blocked: no x (judged by " + by + ") [spec y]", BlockedBy: []string{by}}
+	}
+	f.verdicts = map[string]protocol.TestResult{
+		"a/leaf":  blocked("a/mid"),
+		"a/mid":   blocked("a/root"),
+		"a/root":  {Status: protocol.StatusFail, Message: "no tool-input"},
+		"a/leaf2": blocked("a/mid2"),
+		"a/mid2":  blocked("a/ok"),
+		"a/ok":    {Status: protocol.StatusPass},
+		"a/leaf3": blocked("a/mid3"),
+		"a/mid3":  blocked("a/skip"),
+		"a/skip":  {Status: protocol.StatusSkip, Message: "waiting on the user"},
+	}
+	hr, err := drive(t, f, &fakeHost{}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"a/leaf":  "BLOCKED [a/root]",
+		"a/mid":   "BLOCKED [a/root]",
+		"a/leaf2": "BLOCKED [a/mid2]",
+		"a/mid2":  "FAIL []",
+		"a/leaf3": "SKIP []",
+		"a/mid3":  "SKIP []",
+	}
+	for id, w := range want {
+		c := caseByID(hr, id)
+		if got := fmt.Sprintf("%s %v", c.Status, c.BlockedBy); got != w {
+			t.Errorf("%s: expected %s, observed %s (%s)", id, w, got, c.Message)
+		}
+	}
+	if c := caseByID(hr, "a/leaf"); !strings.Contains(c.Message, "(a/mid, itself blocked by a/root)") {
+		t.Errorf("a/leaf: the message does not keep the link it went through: %s", c.Message)
+	}
+}
+
 // A check that ended in the driver's ERROR ("harness: …") is BLOCKED by the
 // checks it requires that went red in the run (their missing behaviour is
 // the likelier cause); with its requirements passed, or for an ERROR that

@@ -89,6 +89,7 @@ var Defects = []Defect{
 	{"log-message-error-reply", "notifications/message is accepted when logging is advertised (JSON-RPC: no reply to a notification; answers -32601)"},
 	{"permissions-ignored", "requested _meta.ui.permissions are mapped to the iframes' allow attribute (S L484, MAY; ignores them)"},
 	{"sandbox-csp-advertised-loose", "hostCapabilities.sandbox.csp approves only declared domains (S L286 No Loosening)"},
+	{"nested-key-ignored", "a tool's UI is found at _meta.ui.resourceUri (S L391; reads only the deprecated flat _meta[\"ui/resourceUri\"] key, as CopilotKit did in CopilotKit #3108)"},
 	{"legacy-key-ignored", "the deprecated flat _meta[\"ui/resourceUri\"] key is honoured (S L347; SDK: check both formats)"},
 	{"ui-meta-listing-ignored", "_meta.ui on the resources/list entry is used when the content item has none (draft §Metadata Location)"},
 	{"ui-meta-listing-wins", "_meta.ui on the content item takes precedence over the listing entry (draft §Metadata Location)"},

@@ -129,7 +129,7 @@ func resourceURI(t *mcp.Tool, defects DefectSet) string {
 	if defects["annotated-tool-no-ui"] && t.Annotations != nil {
 		return ""
 	}
-	if s, ok := uiMeta(t.Meta)["resourceUri"].(string); ok {
+	if s, ok := uiMeta(t.Meta)["resourceUri"].(string); ok && !defects["nested-key-ignored"] {
 		return s
 	}
 	if defects["legacy-key-ignored"] {

@@ -59,6 +59,7 @@ var (
 		"visibility/cross-server-blocked":    "not connected to the second fixture server",
 		"capabilities/logging-accepted":      "hostCapabilities.logging",
 		"messages/add-to-conversation":       "hostCapabilities.message",
+		"messages/role-preserved":            "hostCapabilities.message",
 		"model-context/next-turn":            "hostCapabilities.message",
 		"model-context/last-wins":            "hostCapabilities.message",
 		"sampling/create-message":            "hostCapabilities.sampling",

@@ -62,6 +62,7 @@ var (
 		"visibility/cross-server-blocked":    "not connected to the second fixture server",
 		"capabilities/logging-accepted":      "hostCapabilities.logging",
 		"messages/add-to-conversation":       "hostCapabilities.message",
+		"messages/role-preserved":            "hostCapabilities.message",
 		"model-context/next-turn":            "hostCapabilities.updateModelContext",
 		"model-context/last-wins":            "hostCapabilities.updateModelContext",
 		"sampling/create-message":            "hostCapabilities.sampling",

@@ -35,6 +35,7 @@ var (
 		"visibility/app-tool-hidden":        "the host does not advertise hostCapabilities.message",
 		"visibility/cross-server-blocked":   "the host is not connected to the second fixture server",
 		"messages/add-to-conversation":      "the host does not advertise hostCapabilities.message",
+		"messages/role-preserved":           "the host does not advertise hostCapabilities.message",
 		"model-context/next-turn":           "the host does not advertise hostCapabilities.updateModelContext",
 		"model-context/last-wins":           "the host does not advertise hostCapabilities.updateModelContext",
 		"sampling/create-message":           "the host does not advertise hostCapabilities.sampling",

@@ -35,6 +35,7 @@ var (
 		"lifecycle/teardown-awaited":       "got no ui/resource-teardown at all",
 		"visibility/app-tool-hidden":       "unsupported: readModelToolList",
 		"messages/add-to-conversation":     "hostCapabilities.message",
+		"messages/role-preserved":          "hostCapabilities.message",
 		"model-context/next-turn":          "hostCapabilities.updateModelContext",
 		"model-context/last-wins":          "hostCapabilities.updateModelContext",
 		"sampling/create-message":          "hostCapabilities.sampling",

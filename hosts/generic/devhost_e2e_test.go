@@ -37,7 +37,7 @@ func devProfile(t *testing.T, url string) map[string]string {
 // withoutModel are the capabilities the documented profile leaves unset:
 // a development host without a model has no conversation to read, no tool
 // list the model sees, and (this one) no theme switch.
-var withoutModel = []protocol.Kind{protocol.KindConversationContains, protocol.KindReadModelToolList, protocol.KindToggleTheme}
+var withoutModel = []protocol.Kind{protocol.KindConversationContains, protocol.KindMessageRole, protocol.KindReadModelToolList, protocol.KindToggleTheme}
 
 // notOffered are the checks of what the development host does not offer
 // (optional in the spec), which the suite skips on its own.

@@ -338,8 +338,8 @@ func (b *Base) TextContains(ctx context.Context, sel, marker string, timeout tim
 	return protocol.Result{}, err
 }
 
-// ReadMessageRole waits up to timeout for marker in the text of the element
-// conv, then says whose message shows it: "user" when an element
+// ReadMessageRole waits up to timeout for marker in the text of an element
+// matching conv, then says whose message shows it: "user" when an element
 // matching user contains it, "assistant" when one matching assistant
 // does (assistant may be empty: the driver cannot tell), else "other".
 // The user's wins: an assistant that quotes the user's message back must
@@ -351,9 +351,8 @@ func (b *Base) ReadMessageRole(ctx context.Context, conv, user, assistant, marke
 	}
 	ms := float64(timeout.Milliseconds())
 	h, err := b.Page.WaitForFunction(`([conv, user, assistant, marker]) => {
-		const c = document.querySelector(conv);
-		if (!c || !c.innerText.includes(marker)) return null;
 		const has = (sel) => !!sel && [...document.querySelectorAll(sel)].some((e) => e.innerText.includes(marker));
+		if (!has(conv)) return null;
 		return has(user) ? "user" : has(assistant) ? "assistant" : "other";
 	}`, []any{conv, user, assistant, marker}, playwright.PageWaitForFunctionOptions{Timeout: &ms})
 	if err != nil {

@@ -39,6 +39,7 @@ func Profile() webchat.Profile {
 		Send:          `[data-testid="send-button"]`,
 		MentionOption: `[role="option"]:has-text("{app}")`,
 		Turn:          "[data-message-author-role]",
+		UserTurn:      `[data-message-author-role="user"]`,
 		AppFrame:      []string{`iframe[src*="oaiusercontent.com"]`, "iframe"},
 		ToolApprove:   `button:has-text("Confirm")`,
 		ModalDismiss:  `button:has-text("Got it")`,

@@ -43,6 +43,7 @@ func Profile() webchat.Profile {
 		Send:          `button[aria-label="Send message"]`,
 		MentionOption: webchat.None,
 		Turn:          `[data-testid="user-message"], .font-claude-response, .font-claude-message`,
+		UserTurn:      `[data-testid="user-message"]`,
 		AppFrame:      []string{`iframe[src*="claudemcpcontent.com"]`, "iframe"},
 		ToolApprove:   `[role="dialog"] button:has-text("Allow once")`,
 		ModalDismiss:  `button:has-text("Accept All Cookies")`,

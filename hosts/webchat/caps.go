@@ -134,6 +134,21 @@ func (c *Chat) ConversationContains(ctx context.Context, req protocol.Request) (
 	return protocol.Result{OK: ok, Value: browserhost.MustJSON(ok)}, nil
 }
 
+// MessageRole answers messageRole from the product's turns: the turn that
+// shows the marker is the user's when it matches UserTurn, else the
+// assistant's (Turn matches both); a draft in the composer is in no turn.
+// Unsupported where the profile's UserTurn is none.
+func (c *Chat) MessageRole(ctx context.Context, req protocol.Request) (protocol.Result, error) {
+	user := c.Profile.Sel("UserTurn")
+	if user == "" {
+		r := protocol.Unsupported(req.Kind)
+		r.Error += " (" + c.Profile.Describe("UserTurn") + ")"
+		return r, nil
+	}
+	turn := c.Profile.Sel("Turn")
+	return c.ReadMessageRole(ctx, turn, user, turn, req.Marker, time.Duration(req.TimeoutMs)*time.Millisecond)
+}
+
 // ToggleTheme answers toggleTheme through the product's hook.
 func (c *Chat) ToggleTheme(ctx context.Context, req protocol.Request) (protocol.Result, error) {
 	if err := c.hooks.ToggleTheme(ctx, c, req.To); err != nil {

@@ -61,6 +61,9 @@ type Profile struct {
 	// never the composer: a marker counts as in the conversation only
 	// inside a turn.
 	Turn string `env:"TURN_SELECTOR"`
+	// UserTurn matches the user's own turns among Turn's (the rest are
+	// the assistant's); None when the product's turns do not tell.
+	UserTurn string `env:"USER_TURN_SELECTOR"`
 	// AppFrame is the app iframe's address, iframe selectors from the top
 	// page down, separated by ";" in the variable.
 	AppFrame []string `env:"APP_FRAME_SELECTORS, delimiter=;"`
@@ -202,7 +205,7 @@ func label(field string) string {
 // ones may not be None.
 var (
 	requiredSelectors = []string{"Composer", "Send", "Turn"}
-	optionalSelectors = []string{"MentionOption", "ToolApprove", "ModalDismiss", "LoggedOut", "DraftReplace", "ThemeDark", "OpenLinkConfirm", "DownloadConfirm", "SamplingConfirm"}
+	optionalSelectors = []string{"UserTurn", "MentionOption", "ToolApprove", "ModalDismiss", "LoggedOut", "DraftReplace", "ThemeDark", "OpenLinkConfirm", "DownloadConfirm", "SamplingConfirm"}
 )
 
 // LoadProfile applies MCPCONFORM_<PRODUCT>_* from getenv (os.Getenv when

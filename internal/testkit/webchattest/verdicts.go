@@ -12,8 +12,9 @@ import (
 // DriverChecks are the checks that go through a chat driver's hooks and
 // capabilities; against a faithful imitation each must pass:
 //   - initialize-result: the app was found and bound (setup hooks);
-//   - add-to-conversation, app-tool-hidden: trigger click, committing a
-//     drafted ui/message, reading conversation turns;
+//   - add-to-conversation, role-preserved, app-tool-hidden: trigger
+//     click, committing a drafted ui/message, reading conversation turns
+//     and whose they are;
 //   - open-link: trigger click, the open-link dialog (or none), new tab;
 //   - theme-change-notifies: the theme hook;
 //   - switch-announced: a trigger click after the conversation scrolled;
@@ -22,6 +23,7 @@ import (
 var DriverChecks = []string{
 	"lifecycle/initialize-result",
 	"messages/add-to-conversation",
+	"messages/role-preserved",
 	"visibility/app-tool-hidden",
 	"links/open-link",
 	"context/theme-change-notifies",

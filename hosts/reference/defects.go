@@ -29,6 +29,7 @@ var Defects = []Defect{
 	{"app-tools-blocked", "app-visible tools are callable from the app (S L399)"},
 	{"no-visibility-guard", "tools/call from the app for a tool without \"app\" visibility is rejected (S L401)"},
 	{"visibility-guard-exact", "tools/call from the app for a tool without \"app\" visibility is rejected (S L401; rejects only a tool whose visibility is exactly [\"model\"], as a host guarding with the ext-apps SDK's isToolVisibilityModelOnly does, so a tool with visibility [] goes through: MCPJam inspector #2932)"},
+	{"visibility-default-model-only", "a tool whose _meta.ui omits visibility is callable by the app (S L397: visibility defaults to [\"model\", \"app\"] if omitted; reads the omission as [\"model\"] and rejects the View's call, as KiroCrew #2823 inverted the default)"},
 	{"app-only-tools-to-model", "tools without \"model\" visibility stay out of the agent's tool list (S L400)"},
 	{"model-list-guard-exact", "tools without \"model\" visibility stay out of the agent's tool list (S L400; hides only a tool whose visibility is exactly [\"app\"], as a host filtering with the ext-apps SDK's isToolVisibilityAppOnly does, so a tool with visibility [] is offered to the model)"},
 	{"message-dropped", "ui/message is added to the conversation (S L1033; answers {} and drops it)"},

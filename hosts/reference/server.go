@@ -458,6 +458,11 @@ func appCall(ctx context.Context, conns []*conn, defects DefectSet, req appReque
 		if defects["visibility-guard-exact"] {
 			guarded = slices.Equal(visibility(t), []string{"model"})
 		}
+		// The defect visibility-default-model-only reads an omitted
+		// visibility as ["model"].
+		if _, said := uiMeta(t.Meta)["visibility"]; !said && defects["visibility-default-model-only"] {
+			guarded = true
+		}
 		if guarded && !defects["no-visibility-guard"] {
 			return nil, &rpcError{-32602, fmt.Sprintf("tool %q is not visible to apps (visibility %v)", p.Name, visibility(t))}
 		}
